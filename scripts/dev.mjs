@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm run dev`: applies D1 migrations locally, starts `wrangler dev`, loads the demo fixture into an
+// empty database and prints the demo credentials. Options: --port N (8787), --persist-to DIR.
+import { spawn, spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(root, "node_modules", ".bin");
+// Wrangler needs Node 22: the node@22 devDependency in node_modules/.bin comes first for every child.
+const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" };
+const { values } = parseArgs({ options: { port: { type: "string", default: "8787" }, "persist-to": { type: "string" } } });
+const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : [];
+const origin = `http://localhost:${values.port}`;
+const ADMIN_TOKEN = "dev-admin-token";
+
+const migrate = spawnSync(join(bin, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...persist], {
+  cwd: root,
+  env: { ...env, CI: "true" },
+  stdio: ["ignore", "inherit", "inherit"],
+});
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const server = spawn(
+  join(bin, "wrangler"),
+  [
+    "dev", "--port", values.port, "--ip", "127.0.0.1", "--show-interactive-dev-session=false",
+    "--var", "ENVIRONMENT:development", "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, ...persist,
+  ],
+  { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] },
+);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));
+
+async function waitForHealth() {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    try {
+      const res = await fetch(`${origin}/health`);
+      if (res.status === 200 || res.status === 503) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`wrangler dev did not answer on ${origin} within 120 s`);
+}
+
+try {
+  await waitForHealth();
+  const res = await fetch(`${origin}/admin/v1/fixture`, { method: "POST", headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+  if (!res.ok) throw new Error(`loading the demo fixture failed: ${res.status} ${await res.text()}`);
+  const { loaded } = await res.json();
+  console.log(`
+  Hospitality Content & MCP Access Service: ${origin}
+  Demo fixture: ${loaded ? "loaded into the empty local database" : "already present"}
+
+  Content API keys (X-API-Key):  demo-key (1000/h)  demo-key-small (5/h)  demo-key-expired  bench-key (10,000,000/h)
+  Identity clients (realm hospitality, client_credentials):
+    aurora-assistant / aurora-secret  -> org-aurora (HO-AUR, DMO-LIS)
+    boreal-assistant / boreal-secret  -> org-boreal (HO-BOR)
+    orphan-client / orphan-secret     -> no organization
+  Operator token: ${ADMIN_TOKEN}
+
+  Try: curl -H 'X-API-Key: demo-key' ${origin}/api/v3/content/HO-AUR/properties
+`);
+} catch (error) {
+  console.error(String(error));
+  server.kill("SIGTERM");
+  process.exitCode = 1;
+}

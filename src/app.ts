@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import { adminRoutes } from "./admin/routes";
+import { contentApi } from "./content/routes";
+import type { AppEnv } from "./env";
+import { healthRoutes } from "./health/routes";
+import { refusePlainHttp } from "./http/plain-http";
+import { surfaceError } from "./http/surface-errors";
+
+/** One Worker, every surface, routed by path (DESIGN §1). */
+export function createApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", refusePlainHttp);
+  app.route("/", healthRoutes);
+  app.route("/", contentApi());
+  app.route("/", adminRoutes);
+  app.notFound((c) => surfaceError(c.req.path, 404, `No route for ${c.req.method} ${c.req.path}.`));
+  app.onError((error, c) => {
+    // The cause goes to the logs, never to the client.
+    console.error(JSON.stringify({ event: "unhandled_error", path: c.req.path, message: String(error), stack: (error as Error).stack }));
+    return surfaceError(c.req.path, 500, "An unexpected error occurred; retry with exponential backoff.");
+  });
+  return app;
+}

@@ -1,0 +1,49 @@
+import { createMiddleware } from "hono/factory";
+import { sha256Hex } from "../crypto/hash";
+import type { Env } from "../env";
+import { apiKeyByHashStatement, type ApiKeyRow } from "../storage/api-keys";
+import { contentVersionStatement, readContentVersion } from "../storage/content-version";
+import { contentError } from "./errors";
+
+export type ContentEnv = {
+  Bindings: Env;
+  Variables: { apiKey: ApiKeyRow; contentVersion: number };
+};
+
+const AUTH_SCHEME = /^(?:ApiKey|Bearer)\s+(\S+)\s*$/i;
+
+/** The key a partner sent: `X-API-Key`, else `Authorization: ApiKey <key>` or `Authorization: Bearer <key>`. */
+export function presentedApiKey(headers: Headers): string | null {
+  const direct = headers.get("X-API-Key")?.trim();
+  if (direct) return direct;
+  return AUTH_SCHEME.exec(headers.get("Authorization") ?? "")?.[1] ?? null;
+}
+
+const unauthorized = (message: string, path: string) =>
+  contentError(401, message, path, { "WWW-Authenticate": 'ApiKey header="X-API-Key"' });
+
+/**
+ * Resolves the API key and, in the same D1 round trip, the content version that keys the cache.
+ * Requests without a valid key stop here, so they are never counted against any limit.
+ */
+export const apiKeyAuth = createMiddleware<ContentEnv>(async (c, next) => {
+  const path = c.req.path;
+  const key = presentedApiKey(c.req.raw.headers);
+  if (!key) {
+    return unauthorized("An API key is required: send it as X-API-Key or as Authorization: ApiKey <key>.", path);
+  }
+  const db = c.env.DB;
+  const [keyResult, versionResult] = await db.batch([
+    apiKeyByHashStatement(db, await sha256Hex(key)),
+    contentVersionStatement(db),
+  ]);
+  const row = (keyResult as D1Result<ApiKeyRow>).results[0];
+  if (!row) return unauthorized("The API key is not valid.", path);
+  if (row.revoked_at !== null) return unauthorized("The API key has been revoked.", path);
+  if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) {
+    return unauthorized("The API key has expired.", path);
+  }
+  c.set("apiKey", row);
+  c.set("contentVersion", readContentVersion(versionResult as D1Result<{ version: number }>));
+  await next();
+});

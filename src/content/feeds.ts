@@ -1,0 +1,126 @@
+import { countProperties, listRoster, type EntityKind, type EntityRow } from "../storage/entities";
+import { listFaqs, listPropertyFaqPage, type FaqRow } from "../storage/faqs";
+import { contentError, FALLBACK_URL_PATTERN } from "./errors";
+import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
+
+/** Builders of the content API's bodies. Each returns the exact serialized bytes, so equal data gives equal ETags. */
+
+const ABOUT_TYPE: Record<EntityKind, FaqPage["about"]["@type"]> = {
+  property: "Hotel",
+  brand: "Brand",
+  destination: "Organization",
+  airport: "Airport",
+};
+
+export interface GraphLimits {
+  maxEntities: number;
+  maxBytes: number;
+}
+
+type PageEntity = Pick<EntityRow, "id" | "kind" | "name" | "property_id" | "updated_at">;
+
+export function buildRoster(brand: EntityRow, properties: Awaited<ReturnType<typeof listRoster>>): string {
+  const body: BrandPropertiesResponse = {
+    brandId: brand.id,
+    brandName: brand.name,
+    count: properties.length,
+    properties: properties.map((p) => ({ name: p.name, serviceId: p.id, propertyId: p.property_id })),
+  };
+  return JSON.stringify(body);
+}
+
+function faqPage(entity: PageEntity, faqs: FaqRow[], flags: FaqFlags, apiOrigin: string): FaqPage {
+  return {
+    "@type": "FAQPage",
+    "@id": `${apiOrigin}/api/v3/content/${entity.id}/faq.json`,
+    about: {
+      "@type": ABOUT_TYPE[entity.kind],
+      identifier: entity.id,
+      name: entity.name,
+      ...(flags.includePropertyId ? { propertyId: entity.property_id } : {}),
+    },
+    dateModified: entity.updated_at,
+    mainEntity: faqs.map((faq) => ({
+      "@type": "Question",
+      name: faq.question,
+      acceptedAnswer: { "@type": "Answer", text: faq.answer },
+      ...(flags.includeCategory ? { category: faq.category } : {}),
+    })),
+  };
+}
+
+/** The schema.org FAQPage of one entity. */
+export async function buildEntityFeed(db: D1Database, entity: EntityRow, flags: FaqFlags, apiOrigin: string): Promise<string> {
+  const page = faqPage(entity, await listFaqs(db, entity.id), flags, apiOrigin);
+  return JSON.stringify({ "@context": "https://schema.org", ...page });
+}
+
+const PROPERTY_PAGE_SIZE = 100;
+const utf8Length = (() => {
+  const encoder = new TextEncoder();
+  return (text: string) => encoder.encode(text).byteLength;
+})();
+
+/**
+ * The bulk `@graph` of a brand: its own FAQPage when it has FAQs, then one per property by ID.
+ * The entity guard runs on a count before anything is built; the byte guard stops building as soon
+ * as the budget is passed, so an oversized brand never costs a whole body.
+ */
+export async function buildBrandGraph(
+  db: D1Database,
+  brand: EntityRow,
+  flags: FaqFlags,
+  apiOrigin: string,
+  limits: GraphLimits,
+  path: string,
+): Promise<string | Response> {
+  const [brandFaqs, propertyCount] = await Promise.all([listFaqs(db, brand.id), countProperties(db, brand.id)]);
+  const entityCount = propertyCount + (brandFaqs.length > 0 ? 1 : 0);
+  if (entityCount > limits.maxEntities) {
+    return payloadTooLarge(
+      `The @graph of ${brand.id} would hold ${entityCount} entities; the limit is ${limits.maxEntities}. Fetch each entity's feed instead.`,
+      path,
+    );
+  }
+
+  const head = '{"@context":"https://schema.org","@graph":[';
+  const tail = "]}";
+  const parts: string[] = [];
+  let bytes = utf8Length(head) + utf8Length(tail);
+  const append = (page: FaqPage): boolean => {
+    const json = JSON.stringify(page);
+    bytes += utf8Length(json) + (parts.length > 0 ? 1 : 0);
+    parts.push(json);
+    return bytes <= limits.maxBytes;
+  };
+  const overBudget = () =>
+    payloadTooLarge(
+      `The @graph of ${brand.id} exceeds the limit of ${limits.maxBytes} bytes. Fetch each entity's feed instead.`,
+      path,
+    );
+
+  if (brandFaqs.length > 0 && !append(faqPage(brand, brandFaqs, flags, apiOrigin))) return overBudget();
+
+  let afterId = "";
+  for (;;) {
+    const rows = await listPropertyFaqPage(db, brand.id, afterId, PROPERTY_PAGE_SIZE);
+    let current: { entity: PageEntity; faqs: FaqRow[] } | null = null;
+    let seen = 0;
+    const flush = () => current !== null && !append(faqPage(current.entity, current.faqs, flags, apiOrigin));
+    for (const row of rows) {
+      if (current?.entity.id !== row.id) {
+        if (flush()) return overBudget();
+        current = { entity: { ...row, kind: "property" }, faqs: [] };
+        seen += 1;
+      }
+      if (row.question !== null) current.faqs.push({ category: row.category ?? "", question: row.question, answer: row.answer ?? "" });
+    }
+    if (flush()) return overBudget();
+    if (seen < PROPERTY_PAGE_SIZE) break;
+    afterId = current?.entity.id ?? afterId;
+  }
+  return head + parts.join(",") + tail;
+}
+
+const payloadTooLarge = (message: string, path: string): Response =>
+  contentError(413, message, path, undefined, { fallbackUrlPattern: FALLBACK_URL_PATTERN });

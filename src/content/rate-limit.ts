@@ -1,0 +1,22 @@
+import { createMiddleware } from "hono/factory";
+import { rateLimitHeaders } from "../rate-limit/rate-counter";
+import type { ContentEnv } from "./api-key";
+import { contentError } from "./errors";
+
+/** Counts the request in the key's hourly window; every response to a valid key carries X-RateLimit-*. */
+export const hourlyRateLimit = createMiddleware<ContentEnv>(async (c, next) => {
+  const key = c.get("apiKey");
+  const counter = c.env.RATE_COUNTER.get(c.env.RATE_COUNTER.idFromName(`api-key:${key.id}`));
+  const decision = await counter.hit(key.hourly_limit);
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) {
+    return contentError(
+      429,
+      `The hourly limit of ${decision.limit} requests for this API key is used up; the window resets in ${decision.resetSeconds} s.`,
+      c.req.path,
+      headers,
+    );
+  }
+  await next();
+  for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+});

@@ -1,0 +1,131 @@
+import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+import { intVar, surfaceOrigin } from "../env";
+import { findEntity, listRoster } from "../storage/entities";
+import { apiKeyAuth, type ContentEnv } from "./api-key";
+import { serveCacheable } from "./caching";
+import { contentError } from "./errors";
+import { buildBrandGraph, buildEntityFeed, buildRoster } from "./feeds";
+import { hourlyRateLimit } from "./rate-limit";
+import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery } from "./schemas";
+
+const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
+
+const RATE_HEADERS = {
+  "X-RateLimit-Limit": { description: "Requests per hour allowed for the key.", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
+} as const;
+const CACHE_HEADERS = {
+  ETag: { description: 'Weak ETag W/"<16 hex digits>": first 8 bytes of the SHA-256 of the body.', schema: { type: "string" } },
+  "Cache-Control": { description: "public, max-age=3600", schema: { type: "string" } },
+} as const;
+const RETRY_AFTER = { "Retry-After": { description: "Seconds until the window resets.", schema: { type: "integer" } } } as const;
+
+const IfNoneMatch = z.object({
+  "if-none-match": z.string().optional().openapi({
+    description: "ETags previously received (RFC 9110 weak comparison; lists and * accepted).",
+  }),
+});
+
+const commonResponses = {
+  304: { description: "Not modified: the If-None-Match matched. Empty body.", headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
+  401: { description: "API key missing, invalid, expired or revoked.", content: json(ErrorResponse) },
+  404: { description: "Unknown entity.", content: json(ErrorResponse), headers: RATE_HEADERS },
+  429: { description: "Hourly per-key rate limit exceeded.", content: json(ErrorResponse), headers: { ...RATE_HEADERS, ...RETRY_AFTER } },
+  503: { description: "A dependency is unavailable; retry with exponential backoff.", content: json(ErrorResponse) },
+} as const;
+
+const security: Record<string, string[]>[] = [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }];
+
+export const rosterRoute = createRoute({
+  method: "get",
+  path: "/api/v3/content/{brandId}/properties",
+  summary: "The full roster of a hospitality brand's properties (not paginated)",
+  security,
+  request: { params: BrandParams, headers: IfNoneMatch },
+  responses: {
+    200: { description: "The roster.", content: json(BrandPropertiesResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
+    ...commonResponses,
+    404: { ...commonResponses[404], description: "Unknown brand, or not a hospitality brand (DMO-*, AIR-*, a property ID)." },
+  },
+});
+
+export const faqRoute = createRoute({
+  method: "get",
+  path: "/api/v3/content/{entityId}/faq.json",
+  summary: "The schema.org FAQPage of an entity, or the bulk @graph of a brand and its properties",
+  security,
+  request: { params: EntityParams, query: FaqQuery, headers: IfNoneMatch },
+  responses: {
+    200: { description: "FAQPage (one entity) or @graph (a brand).", content: json(FaqFeedResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
+    400: { description: "A query flag is not one of true, false, 1, 0.", content: json(ErrorResponse), headers: RATE_HEADERS },
+    ...commonResponses,
+    413: {
+      description: "A payload guard of the bulk @graph fired; fetch per entity at fallbackUrlPattern.",
+      content: json(ErrorResponse),
+      headers: RATE_HEADERS,
+    },
+  },
+});
+
+/** The content API surface: API key, hourly rate limit, then the routes. */
+export function contentApi(): OpenAPIHono<ContentEnv> {
+  const api = new OpenAPIHono<ContentEnv>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      // A path that cannot name a (hospitality) entity names no resource: 404, as for an unknown one.
+      if (result.target === "param") return contentError(404, "No such hospitality entity.", c.req.path);
+      const detail = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+      return contentError(400, `Invalid query: ${detail}.`, c.req.path);
+    },
+  });
+  api.use("/api/v3/content/*", apiKeyAuth, hourlyRateLimit);
+
+  api.openapi(rosterRoute, async (c) => {
+    const { brandId } = c.req.valid("param");
+    const origin = surfaceOrigin(c.env.API_URL, c.req.url);
+    const cacheKey = `${origin}/api/v3/content/${brandId}/properties?v=${c.get("contentVersion")}`;
+    return serveCacheable(c, cacheKey, async () => {
+      const brand = await findEntity(c.env.DB, brandId);
+      if (brand?.kind !== "brand") return contentError(404, `${brandId} is not a hospitality brand.`, c.req.path);
+      return buildRoster(brand, await listRoster(c.env.DB, brand.id));
+    });
+  });
+
+  api.openapi(faqRoute, async (c) => {
+    const { entityId } = c.req.valid("param");
+    const flags = c.req.valid("query");
+    const origin = surfaceOrigin(c.env.API_URL, c.req.url);
+    const cacheKey =
+      `${origin}/api/v3/content/${entityId}/faq.json?includePropertyId=${Number(flags.includePropertyId)}` +
+      `&includeCategory=${Number(flags.includeCategory)}&v=${c.get("contentVersion")}`;
+    return serveCacheable(c, cacheKey, async () => {
+      const entity = await findEntity(c.env.DB, entityId);
+      if (!entity) return contentError(404, `No entity ${entityId}.`, c.req.path);
+      if (entity.kind !== "brand") return buildEntityFeed(c.env.DB, entity, flags, origin);
+      const limits = {
+        maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
+        maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
+      };
+      return buildBrandGraph(c.env.DB, entity, flags, origin, limits, c.req.path);
+    });
+  });
+
+  api.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyHeader", { type: "apiKey", in: "header", name: "X-API-Key" });
+  api.openAPIRegistry.registerComponent("securitySchemes", "ApiKeyAuthorization", {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "`ApiKey <key>` or `Bearer <key>`.",
+  });
+  api.doc31("/api/v3/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Hospitality Content API",
+      version: "3",
+      description: "Brand property rosters and schema.org FAQ feeds. Per-key hourly rate limits; weak ETags on every 200.",
+    },
+    servers: [{ url: surfaceOrigin(c.env.API_URL, c.req.url) }],
+  }));
+  return api;
+}

@@ -1,0 +1,121 @@
+import { z } from "@hono/zod-openapi";
+
+/** Content API contract shapes: one schema each, used for validation, types and the OpenAPI document. */
+
+export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const BRAND_ID_PATTERN = /^HO-.+$/;
+
+export const PropertyItem = z
+  .object({
+    name: z.string().openapi({ example: "Aurora Lisbon Riverside" }),
+    serviceId: z.string().regex(/^HO-/).openapi({ example: "HO-AUR-0001" }),
+    propertyId: z.number().int().nullable().openapi({
+      description: "The partner's external property ID; always present, null when none is held.",
+      example: 482913,
+    }),
+  })
+  .openapi("PropertyItem");
+export type PropertyItem = z.infer<typeof PropertyItem>;
+
+export const BrandPropertiesResponse = z
+  .object({
+    brandId: z.string().openapi({ example: "HO-AUR" }),
+    brandName: z.string().openapi({ example: "Aurora Hotels & Resorts" }),
+    count: z.number().int().nonnegative(),
+    properties: z.array(PropertyItem),
+  })
+  .openapi("BrandPropertiesResponse");
+export type BrandPropertiesResponse = z.infer<typeof BrandPropertiesResponse>;
+
+export const ErrorResponse = z
+  .object({
+    timestamp: z.string().openapi({
+      description: "UTC local date-time with milliseconds, no zone.",
+      example: "2026-11-22T10:15:30.123",
+    }),
+    status: z.number().int().openapi({ example: 404 }),
+    error: z.string().openapi({ example: "Not Found" }),
+    message: z.string(),
+    path: z.string().openapi({ example: "/api/v3/content/HO-XYZ/properties" }),
+    fallbackUrlPattern: z.string().optional().openapi({
+      description: "Only on 413: fetch each entity at this pattern instead.",
+      example: "/api/v3/content/{entityId}/faq.json",
+    }),
+  })
+  .openapi("ErrorResponse");
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+export const Answer = z.object({ "@type": z.literal("Answer"), text: z.string() });
+
+export const Question = z
+  .object({
+    "@type": z.literal("Question"),
+    name: z.string(),
+    acceptedAnswer: Answer,
+    category: z.string().optional().openapi({ description: "Only with includeCategory=true." }),
+  })
+  .openapi("Question");
+
+export const AboutType = z.enum(["Hotel", "Brand", "Organization", "Airport"]);
+
+export const FaqPage = z
+  .object({
+    "@context": z.literal("https://schema.org").optional().openapi({ description: "Absent inside a @graph." }),
+    "@type": z.literal("FAQPage"),
+    "@id": z.string().url(),
+    about: z.object({
+      "@type": AboutType,
+      identifier: z.string(),
+      name: z.string(),
+      propertyId: z.number().int().nullable().optional().openapi({ description: "Only with includePropertyId=true." }),
+    }),
+    dateModified: z.string(),
+    mainEntity: z.array(Question),
+  })
+  .openapi("FAQPage");
+export type FaqPage = z.infer<typeof FaqPage>;
+
+export const FaqGraph = z
+  .object({
+    "@context": z.literal("https://schema.org"),
+    "@graph": z.array(FaqPage),
+  })
+  .openapi("FAQGraph");
+
+export const FaqFeedResponse = z.union([FaqPage, FaqGraph]).openapi("FAQFeedResponse");
+
+const flagValue = z
+  .enum(["true", "false", "1", "0"], { message: "must be one of true, false, 1, 0" })
+  .transform((v) => v === "true" || v === "1");
+
+export const FaqQuery = z.object({
+  includePropertyId: flagValue.optional().default(false).openapi({
+    param: { name: "includePropertyId", in: "query" },
+    description: "Adds `about.propertyId` (integer or null). Default false.",
+    type: "string",
+    enum: ["true", "false", "1", "0"],
+  }),
+  includeCategory: flagValue.optional().default(false).openapi({
+    param: { name: "includeCategory", in: "query" },
+    description: "Adds `category` to each Question. Default false.",
+    type: "string",
+    enum: ["true", "false", "1", "0"],
+  }),
+});
+export type FaqFlags = z.output<typeof FaqQuery>;
+
+export const BrandParams = z.object({
+  brandId: z.string().regex(BRAND_ID_PATTERN).openapi({
+    param: { name: "brandId", in: "path" },
+    description: "ID of a hospitality brand entity.",
+    example: "HO-AUR",
+  }),
+});
+
+export const EntityParams = z.object({
+  entityId: z.string().regex(ENTITY_ID_PATTERN).openapi({
+    param: { name: "entityId", in: "path" },
+    description: "Any entity ID; a brand ID returns the bulk @graph of the brand and its properties.",
+    example: "HO-AUR-0001",
+  }),
+});

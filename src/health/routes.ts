@@ -1,0 +1,38 @@
+import { Hono } from "hono";
+import type { AppEnv, Env } from "../env";
+import { intVar } from "../env";
+
+let firstServedAt: number | undefined;
+
+/** Resolves true when `probe` succeeds within `ms`, false on error or timeout. */
+async function withinTimeout(probe: () => Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: number | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([probe().then(() => true, () => false), timeout]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+/** The health document: D1 is the document store (`mongodb`), the Durable Object counters the cache (`redis`). */
+export async function healthDocument(env: Env, now = Date.now()) {
+  firstServedAt ??= now;
+  const timeoutMs = intVar(env.HEALTH_TIMEOUT_MS, 2000);
+  const [documentStore, cache] = await Promise.all([
+    withinTimeout(() => env.DB.prepare("SELECT 1").first(), timeoutMs),
+    withinTimeout(() => env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName("health-probe")).ping(), timeoutMs),
+  ]);
+  return {
+    status: documentStore && cache ? ("healthy" as const) : ("degraded" as const),
+    mongodb: { connected: documentStore },
+    redis: { connected: cache },
+    uptime_seconds: Math.floor((now - firstServedAt) / 1000),
+  };
+}
+
+export const healthRoutes = new Hono<AppEnv>().get("/health", async (c) => {
+  const doc = await healthDocument(c.env);
+  // Load balancers take a degraded instance out of rotation on 503; the body says which dependency failed.
+  return c.json(doc, doc.status === "healthy" ? 200 : 503, { "Cache-Control": "no-store" });
+});

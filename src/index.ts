@@ -1,0 +1,10 @@
+import { createApp } from "./app";
+import type { Env } from "./env";
+
+export { RateCounter } from "./rate-limit/rate-counter";
+
+const app = createApp();
+
+export default {
+  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+} satisfies ExportedHandler<Env>;

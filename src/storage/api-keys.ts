@@ -1,0 +1,36 @@
+/** SQL for the `api_keys` table; keys are looked up by their SHA-256 only. */
+
+export interface ApiKeyRow {
+  id: string;
+  partner: string;
+  hourly_limit: number;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ApiKeyInput extends ApiKeyRow {
+  key_hash: string;
+  created_at: string;
+}
+
+export const apiKeyByHashStatement = (db: D1Database, keyHash: string): D1PreparedStatement =>
+  db
+    .prepare("SELECT id, partner, hourly_limit, expires_at, revoked_at FROM api_keys WHERE key_hash = ?")
+    .bind(keyHash);
+
+export function insertApiKey(db: D1Database, key: ApiKeyInput): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO api_keys (id, key_hash, partner, hourly_limit, expires_at, revoked_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(key.id, key.key_hash, key.partner, key.hourly_limit, key.expires_at, key.revoked_at, key.created_at);
+}
+
+export async function revokeApiKey(db: D1Database, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
+    .bind(at, id)
+    .run();
+  return result.meta.changes > 0;
+}
