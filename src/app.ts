@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { adminRoutes } from "./admin/routes";
 import { contentApi } from "./content/routes";
+import { requestPath } from "./content/errors";
 import type { AppEnv } from "./env";
 import { healthRoutes } from "./health/routes";
 import { refusePlainHttp } from "./http/plain-http";
@@ -13,11 +14,11 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", healthRoutes);
   app.route("/", contentApi());
   app.route("/", adminRoutes);
-  app.notFound((c) => surfaceError(c.req.path, 404, `No route for ${c.req.method} ${c.req.path}.`));
+  app.notFound((c) => surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`));
   app.onError((error, c) => {
     // The cause goes to the logs, never to the client.
     console.error(JSON.stringify({ event: "unhandled_error", path: c.req.path, message: String(error), stack: (error as Error).stack }));
-    return surfaceError(c.req.path, 500, "An unexpected error occurred; retry with exponential backoff.");
+    return surfaceError(requestPath(c.req.raw), 500, "An unexpected error occurred; retry with exponential backoff.");
   });
   return app;
 }

@@ -3,7 +3,7 @@ import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
 import { apiKeyByHashStatement, type ApiKeyRow } from "../storage/api-keys";
 import { contentVersionStatement, readContentVersion } from "../storage/content-version";
-import { contentError } from "./errors";
+import { contentError, requestPath } from "./errors";
 
 export type ContentEnv = {
   Bindings: Env;
@@ -27,7 +27,7 @@ const unauthorized = (message: string, path: string) =>
  * Requests without a valid key stop here, so they are never counted against any limit.
  */
 export const apiKeyAuth = createMiddleware<ContentEnv>(async (c, next) => {
-  const path = c.req.path;
+  const path = requestPath(c.req.raw);
   const key = presentedApiKey(c.req.raw.headers);
   if (!key) {
     return unauthorized("An API key is required: send it as X-API-Key or as Authorization: ApiKey <key>.", path);

@@ -16,6 +16,9 @@ export type ContentErrorStatus = keyof typeof REASON_PHRASES;
 /** UTC as `YYYY-MM-DDTHH:mm:ss.SSS`: an ISO 8601 local date-time with milliseconds and no zone. */
 export const localTimestamp = (at = new Date()): string => at.toISOString().slice(0, 23);
 
+/** The request path as sent (still percent-encoded), for ErrorResponse.path. */
+export const requestPath = (request: Request): string => new URL(request.url).pathname;
+
 export const FALLBACK_URL_PATTERN = "/api/v3/content/{entityId}/faq.json";
 
 /** The content API's ErrorResponse as a Response; `extra` carries `fallbackUrlPattern` on 413. */

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { rateLimitHeaders } from "../rate-limit/rate-counter";
 import type { ContentEnv } from "./api-key";
-import { contentError } from "./errors";
+import { contentError, requestPath } from "./errors";
 
 /** Counts the request in the key's hourly window; every response to a valid key carries X-RateLimit-*. */
 export const hourlyRateLimit = createMiddleware<ContentEnv>(async (c, next) => {
@@ -13,7 +13,7 @@ export const hourlyRateLimit = createMiddleware<ContentEnv>(async (c, next) => {
     return contentError(
       429,
       `The hourly limit of ${decision.limit} requests for this API key is used up; the window resets in ${decision.resetSeconds} s.`,
-      c.req.path,
+      requestPath(c.req.raw),
       headers,
     );
   }

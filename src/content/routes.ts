@@ -3,7 +3,7 @@ import { intVar, surfaceOrigin } from "../env";
 import { findEntity, listRoster } from "../storage/entities";
 import { apiKeyAuth, type ContentEnv } from "./api-key";
 import { serveCacheable } from "./caching";
-import { contentError } from "./errors";
+import { contentError, requestPath } from "./errors";
 import { buildBrandGraph, buildEntityFeed, buildRoster } from "./feeds";
 import { hourlyRateLimit } from "./rate-limit";
 import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery } from "./schemas";
@@ -74,9 +74,9 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
     defaultHook: (result, c) => {
       if (result.success) return;
       // A path that cannot name a (hospitality) entity names no resource: 404, as for an unknown one.
-      if (result.target === "param") return contentError(404, "No such hospitality entity.", c.req.path);
+      if (result.target === "param") return contentError(404, "No such hospitality entity.", requestPath(c.req.raw));
       const detail = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-      return contentError(400, `Invalid query: ${detail}.`, c.req.path);
+      return contentError(400, `Invalid query: ${detail}.`, requestPath(c.req.raw));
     },
   });
   api.use("/api/v3/content/*", apiKeyAuth, hourlyRateLimit);
@@ -87,7 +87,7 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
     const cacheKey = `${origin}/api/v3/content/${brandId}/properties?v=${c.get("contentVersion")}`;
     return serveCacheable(c, cacheKey, async () => {
       const brand = await findEntity(c.env.DB, brandId);
-      if (brand?.kind !== "brand") return contentError(404, `${brandId} is not a hospitality brand.`, c.req.path);
+      if (brand?.kind !== "brand") return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
       return buildRoster(brand, await listRoster(c.env.DB, brand.id));
     });
   });
@@ -96,18 +96,19 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
     const { entityId } = c.req.valid("param");
     const flags = c.req.valid("query");
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
+    const limits = {
+      maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
+      maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
+    };
+    // The guard limits are part of the key: a body cached under looser limits is never served under stricter ones.
     const cacheKey =
       `${origin}/api/v3/content/${entityId}/faq.json?includePropertyId=${Number(flags.includePropertyId)}` +
-      `&includeCategory=${Number(flags.includeCategory)}&v=${c.get("contentVersion")}`;
+      `&includeCategory=${Number(flags.includeCategory)}&limits=${limits.maxEntities}-${limits.maxBytes}&v=${c.get("contentVersion")}`;
     return serveCacheable(c, cacheKey, async () => {
       const entity = await findEntity(c.env.DB, entityId);
-      if (!entity) return contentError(404, `No entity ${entityId}.`, c.req.path);
+      if (!entity) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));
       if (entity.kind !== "brand") return buildEntityFeed(c.env.DB, entity, flags, origin);
-      const limits = {
-        maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
-        maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
-      };
-      return buildBrandGraph(c.env.DB, entity, flags, origin, limits, c.req.path);
+      return buildBrandGraph(c.env.DB, entity, flags, origin, limits, requestPath(c.req.raw));
     });
   });
 

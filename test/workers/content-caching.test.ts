@@ -1,0 +1,89 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { findEntity, upsertEntity } from "../../src/storage/entities";
+import { get, sha256Hex16 } from "./helpers";
+
+const WEAK_ETAG = /^W\/"[0-9a-f]{16}"$/;
+
+describe("ETags and Cache-Control", () => {
+  it.each([
+    "/api/v3/content/HO-AUR-0001/faq.json",
+    "/api/v3/content/HO-AUR/faq.json",
+    "/api/v3/content/HO-AUR/properties",
+    "/api/v3/content/DMO-LIS/faq.json?includeCategory=true",
+  ])("%s: every 200 carries W/\"<first 8 bytes of SHA-256 of the body>\" and Cache-Control", async (path) => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      // The second round is served from the Cache API and must be byte-identical.
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const etag = res.headers.get("ETag")!;
+      expect(etag).toMatch(WEAK_ETAG);
+      expect(res.headers.get("Cache-Control")).toBe("public, max-age=3600");
+      expect(etag).toBe(`W/"${await sha256Hex16(await res.arrayBuffer())}"`);
+    }
+  });
+
+  it("gives four distinct, repeatable ETags for the four flag combinations", async () => {
+    const combos = ["", "?includePropertyId=true", "?includeCategory=true", "?includePropertyId=true&includeCategory=true"];
+    const etags = await Promise.all(combos.map(async (q) => (await get(`/api/v3/content/HO-AUR-0004/faq.json${q}`)).headers.get("ETag")));
+    expect(new Set(etags).size).toBe(4);
+    const again = await Promise.all(combos.map(async (q) => (await get(`/api/v3/content/HO-AUR-0004/faq.json${q}`)).headers.get("ETag")));
+    expect(again).toEqual(etags);
+    // 1/0 are the same flags as true/false, so they share the representation.
+    expect((await get("/api/v3/content/HO-AUR-0004/faq.json?includePropertyId=1&includeCategory=0")).headers.get("ETag")).toBe(etags[1]);
+  });
+
+  it("answers a matching If-None-Match with 304, no body, the same ETag and Cache-Control, and rate-limit headers", async () => {
+    const path = "/api/v3/content/HO-AUR-0005/faq.json?includeCategory=true";
+    const etag = (await get(path)).headers.get("ETag")!;
+    for (const header of [etag, etag.slice(2), `"nope", ${etag}`, `W/"0000000000000000" , ${etag.slice(2)}`, "*"]) {
+      const res = await get(path, "demo-key", { "If-None-Match": header });
+      expect(res.status, header).toBe(304);
+      expect(await res.text()).toBe("");
+      expect(res.headers.get("ETag")).toBe(etag);
+      expect(res.headers.get("Cache-Control")).toBe("public, max-age=3600");
+      expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
+    }
+  });
+
+  it("answers 200 when If-None-Match does not match, including another flag combination's ETag", async () => {
+    const other = (await get("/api/v3/content/HO-AUR-0006/faq.json")).headers.get("ETag")!;
+    const res = await get("/api/v3/content/HO-AUR-0006/faq.json?includeCategory=true", "demo-key", { "If-None-Match": other });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("ETag")).not.toBe(other);
+    expect((await get("/api/v3/content/HO-AUR-0006/faq.json", "demo-key", { "If-None-Match": 'W/"0123456789abcdef"' })).status).toBe(200);
+  });
+
+  it("honours If-None-Match on the roster", async () => {
+    const etag = (await get("/api/v3/content/HO-CAS/properties")).headers.get("ETag")!;
+    expect((await get("/api/v3/content/HO-CAS/properties", "demo-key", { "If-None-Match": etag })).status).toBe(304);
+  });
+
+  it("moves the ETag and bypasses the cached copy when the content changes, and moves it back with the data", async () => {
+    const path = "/api/v3/content/HO-AUR-0008/faq.json";
+    const first = await get(path);
+    const before = first.headers.get("ETag")!;
+    const original = (await findEntity(env.DB, "HO-AUR-0008"))!;
+    expect((await get(path)).headers.get("ETag")).toBe(before);
+
+    await upsertEntity(env.DB, { ...original, name: "Aurora Renamed Hotel" }).run();
+    const changed = await get(path, "demo-key", { "If-None-Match": before });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("ETag")).not.toBe(before);
+    expect(((await changed.json()) as { about: { name: string } }).about.name).toBe("Aurora Renamed Hotel");
+
+    const roster = await (await get("/api/v3/content/HO-AUR/properties")).text();
+    expect(roster).toContain("Aurora Renamed Hotel");
+
+    await upsertEntity(env.DB, original).run();
+    // Identical backing data gives an identical ETag again.
+    expect((await get(path)).headers.get("ETag")).toBe(before);
+  });
+
+  it("never caches errors", async () => {
+    const res = await get("/api/v3/content/HO-NOPE/properties");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("ETag")).toBeNull();
+  });
+});
