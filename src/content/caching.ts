@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { sha256PrefixHex } from "../crypto/hash";
+import { BodyCache } from "./memory-cache";
 
 export const CACHE_CONTROL = "public, max-age=3600";
 
@@ -21,41 +22,43 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaqueTag(tag) === wanted);
 }
 
+interface Representation {
+  body: string;
+  etag: string;
+}
+
+// Per isolate: 512 bodies or 32 MB, whichever comes first.
+const isolateCache = new BodyCache<Representation>(512, 32 * 1024 * 1024);
+
 /**
- * Serves a JSON body that depends only on `cacheKey`: from the Workers Cache API when present,
- * else built (`build` may return an error Response instead, which is passed through uncached).
- * A matching If-None-Match gets 304 with the same ETag and Cache-Control and no body.
+ * Serves a JSON body that depends only on `cacheKey` (which carries the content version): from this
+ * isolate's memory, else the Workers Cache API, else built. `build` may return an error Response
+ * instead, which is passed through uncached. A matching If-None-Match gets 304 with the same ETag
+ * and Cache-Control and no body.
  */
 export async function serveCacheable(
   c: Context,
   cacheKey: string,
   build: () => Promise<string | Response>,
 ): Promise<Response> {
-  const cache = caches.default;
-  const keyRequest = new Request(cacheKey);
-  const conditional = c.req.header("If-None-Match");
-  const hit = await cache.match(keyRequest);
-
-  let body: string | null = null;
-  let etag: string;
-  if (hit) {
-    etag = hit.headers.get("ETag") ?? "";
-    if (ifNoneMatchMatches(conditional, etag)) {
-      await hit.body?.cancel();
-      return notModified(etag);
-    }
-    body = await hit.text();
-  } else {
+  let representation = isolateCache.get(cacheKey) ?? (await fromCacheApi(cacheKey));
+  if (!representation) {
     const built = await build();
     if (built instanceof Response) return built;
-    body = built;
-    etag = await weakEtag(body);
-    c.executionCtx.waitUntil(
-      cache.put(keyRequest, new Response(body, { headers: representationHeaders(etag) })),
-    );
-    if (ifNoneMatchMatches(conditional, etag)) return notModified(etag);
+    representation = { body: built, etag: await weakEtag(built) };
+    const stored = new Response(built, { headers: representationHeaders(representation.etag) });
+    c.executionCtx.waitUntil(caches.default.put(new Request(cacheKey), stored));
   }
-  return new Response(body, { status: 200, headers: representationHeaders(etag) });
+  isolateCache.set(cacheKey, representation);
+  if (ifNoneMatchMatches(c.req.header("If-None-Match"), representation.etag)) return notModified(representation.etag);
+  return new Response(representation.body, { status: 200, headers: representationHeaders(representation.etag) });
+}
+
+async function fromCacheApi(cacheKey: string): Promise<Representation | undefined> {
+  const hit = await caches.default.match(new Request(cacheKey));
+  const etag = hit?.headers.get("ETag");
+  if (!hit || !etag) return undefined;
+  return { body: await hit.text(), etag };
 }
 
 const representationHeaders = (etag: string): Record<string, string> => ({

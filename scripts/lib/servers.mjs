@@ -1,0 +1,103 @@
+// Starts local servers for end-to-end tests and benchmarks, each in its own process group so that
+// stop() ends wrangler and workerd together by process id.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const BIN = join(ROOT, "node_modules", ".bin");
+const ENV = { ...process.env, PATH: `${BIN}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" };
+
+/** A TCP port that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startProcess(command, args, readyText, timeoutMs) {
+  const child = spawn(command, args, { cwd: ROOT, env: ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk) => {
+      output += chunk;
+      if (output.includes(readyText)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+    const killer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }, 5000);
+    await exited;
+    clearTimeout(killer);
+  };
+  return { child, ready, stop, output: () => output };
+}
+
+/**
+ * `npm run dev` on a free port with a fresh local state directory: migrations, the demo fixture, every
+ * surface. Resolves once the demo credentials are printed.
+ */
+export async function startDevServer({ timeoutMs = 180_000 } = {}) {
+  const port = await freePort();
+  const state = mkdtempSync(join(tmpdir(), "hospitality-dev-"));
+  const proc = startProcess(process.execPath, [join(ROOT, "scripts", "dev.mjs"), "--port", String(port), "--persist-to", state], "Demo fixture:", timeoutMs);
+  try {
+    await proc.ready;
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+  return {
+    origin: `http://localhost:${port}`,
+    pid: proc.child.pid,
+    output: proc.output,
+    stop: async () => {
+      await proc.stop();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The one-route bare Worker that benchmarks compare against. */
+export async function startBareWorker({ timeoutMs = 120_000 } = {}) {
+  const port = await freePort();
+  const proc = startProcess(
+    join(BIN, "wrangler"),
+    ["dev", "--config", join(ROOT, "bench", "bare", "wrangler.toml"), "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"],
+    "Ready on",
+    timeoutMs,
+  );
+  try {
+    await proc.ready;
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+  return { origin: `http://localhost:${port}`, pid: proc.child.pid, stop: proc.stop };
+}

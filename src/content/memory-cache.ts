@@ -1,0 +1,42 @@
+/**
+ * A small least-recently-used map of serialized bodies, bounded by entries and bytes, kept per isolate
+ * in front of the Cache API. Its keys carry the content version, so an entry can never be stale.
+ */
+export class BodyCache<V extends { body: string }> {
+  private readonly entries = new Map<string, V>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      // Re-inserting moves the entry to the most recently used end.
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    const size = value.body.length * 2;
+    if (size > this.maxBytes) return;
+    this.delete(key);
+    this.entries.set(key, value);
+    this.bytes += size;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  private delete(key: string): void {
+    const old = this.entries.get(key);
+    if (old === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= old.body.length * 2;
+  }
+}
