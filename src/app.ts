@@ -5,6 +5,8 @@ import { requestPath } from "./content/errors";
 import type { AppEnv } from "./env";
 import { healthRoutes } from "./health/routes";
 import { refusePlainHttp } from "./http/plain-http";
+import { identityRoutes } from "./identity/routes";
+import { mcpRoutes } from "./mcp/routes";
 import { surfaceError } from "./http/surface-errors";
 
 /** One Worker, every surface, routed by path (DESIGN §1). */
@@ -13,6 +15,8 @@ export function createApp(): Hono<AppEnv> {
   app.use("*", refusePlainHttp);
   app.route("/", healthRoutes);
   app.route("/", contentApi());
+  app.route("/", identityRoutes);
+  app.route("/", mcpRoutes);
   app.route("/", adminRoutes);
   app.notFound((c) => surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`));
   app.onError((error, c) => {

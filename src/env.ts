@@ -1,9 +1,11 @@
+import type { McpSession } from "./mcp/session";
 import type { RateCounter } from "./rate-limit/rate-counter";
 
 /** Bindings and vars of the Worker (wrangler.toml); every var is optional and has a documented default. */
 export interface Env {
   DB: D1Database;
   RATE_COUNTER: DurableObjectNamespace<RateCounter>;
+  MCP_SESSION: DurableObjectNamespace<McpSession>;
   ENVIRONMENT?: string;
   REALM?: string;
   BASE_URL?: string;
@@ -13,6 +15,19 @@ export interface Env {
   MAX_GRAPH_BYTES?: string;
   HEALTH_TIMEOUT_MS?: string;
   ADMIN_TOKEN?: string;
+  /** Audience of MCP access tokens (default `hospitality-mcp`). */
+  MCP_AUDIENCE?: string;
+  /** An external OpenID provider to trust instead of (or besides) the built-in realm. */
+  OIDC_ISSUER?: string;
+  OIDC_JWKS_URL?: string;
+  /** Private ES256 JWK (JSON) to sign with instead of keys kept in D1. */
+  SIGNING_KEY_JWK?: string;
+  TOKEN_TTL_SECONDS?: string;
+  MCP_RATE_LIMIT?: string;
+  SESSION_IDLE_SECONDS?: string;
+  SESSION_MAX_SECONDS?: string;
+  /** Comma-separated origins allowed to call /v1/sse from a browser. */
+  ALLOWED_ORIGINS?: string;
 }
 
 export type AppEnv = { Bindings: Env };
@@ -29,3 +44,14 @@ export function intVar(value: string | undefined, fallback: number): number {
 export function surfaceOrigin(configured: string | undefined, requestUrl: string): string {
   return (configured ?? new URL(requestUrl).origin).replace(/\/+$/, "");
 }
+
+export const DEFAULT_REALM = "hospitality";
+export const DEFAULT_MCP_AUDIENCE = "hospitality-mcp";
+
+/** The built-in realm's issuer: `<auth_url>/realms/<realm>`. */
+export const realmIssuer = (env: Env, requestUrl: string): string =>
+  `${surfaceOrigin(env.AUTH_URL, requestUrl)}/realms/${env.REALM ?? DEFAULT_REALM}`;
+
+export const mcpAudience = (env: Env): string => env.MCP_AUDIENCE ?? DEFAULT_MCP_AUDIENCE;
+
+export const tokenTtlSeconds = (env: Env): number => intVar(env.TOKEN_TTL_SECONDS, 300);

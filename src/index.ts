@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
 
+export { McpSession } from "./mcp/session";
 export { RateCounter } from "./rate-limit/rate-counter";
 
 const app = createApp();

@@ -6,10 +6,8 @@ export const MCP_ERROR_CODES = {
   401: "unauthorized",
   403: "forbidden",
   404: "not_found",
-  405: "method_not_allowed",
   429: "rate_limited",
   500: "internal_error",
-  503: "service_unavailable",
 } as const;
 export type EnvelopeStatus = keyof typeof MCP_ERROR_CODES;
 

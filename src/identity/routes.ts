@@ -1,0 +1,92 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { constantTimeEqual, sha256Hex } from "../crypto/hash";
+import { DEFAULT_REALM, realmIssuer, type AppEnv } from "../env";
+import { oauthError } from "../http/surface-errors";
+import { findIdentityClient } from "../storage/identity-clients";
+import { publishedJwks, SIGNING_ALG } from "./signing-keys";
+import { issueAccessToken, MCP_SCOPE } from "./tokens";
+
+const TokenForm = z.object({
+  grant_type: z.string().min(1),
+  client_id: z.string().min(1).optional(),
+  client_secret: z.string().optional(),
+  scope: z.string().optional(),
+});
+
+/** RFC 6749 §2.3.1: HTTP Basic with form-urlencoded client id and secret. */
+function basicCredentials(header: string | undefined): { clientId: string; secret: string } | null | "malformed" {
+  const encoded = /^Basic\s+(\S+)$/i.exec(header ?? "")?.[1];
+  if (!encoded) return null;
+  try {
+    const decoded = atob(encoded);
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return "malformed";
+    return { clientId: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    return "malformed";
+  }
+}
+
+const invalidClient = (basic: boolean) =>
+  oauthError(401, "invalid_client", "Client authentication failed.", basic ? { "WWW-Authenticate": 'Basic realm="token"' } : undefined);
+
+/** The built-in identity provider (DESIGN §5), one realm. */
+export const identityRoutes = new Hono<AppEnv>().basePath("/realms/:realm");
+
+identityRoutes.use("*", async (c, next) => {
+  if (c.req.param("realm") !== (c.env.REALM ?? DEFAULT_REALM)) return oauthError(404, "invalid_request", "Realm does not exist.");
+  await next();
+});
+
+identityRoutes.post("/protocol/openid-connect/token", async (c) => {
+  if (!c.req.header("Content-Type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+    return oauthError(400, "invalid_request", "The token request must be application/x-www-form-urlencoded.");
+  }
+  const parsed = TokenForm.safeParse(await c.req.parseBody());
+  if (!parsed.success) return oauthError(400, "invalid_request", "grant_type is required.");
+  const form = parsed.data;
+  if (form.grant_type !== "client_credentials") {
+    return oauthError(400, "unsupported_grant_type", "Only the client_credentials grant is supported here.");
+  }
+
+  const basic = basicCredentials(c.req.header("Authorization"));
+  if (basic === "malformed") return oauthError(400, "invalid_request", "The Basic credentials are malformed.");
+  if (basic && (form.client_secret !== undefined || (form.client_id !== undefined && form.client_id !== basic.clientId))) {
+    return oauthError(400, "invalid_request", "Use one client authentication method, not both.");
+  }
+  const clientId = basic?.clientId ?? form.client_id;
+  const secret = basic?.secret ?? form.client_secret;
+  if (!clientId || secret === undefined) return invalidClient(basic !== null);
+  if (form.scope !== undefined && !form.scope.split(" ").every((s) => s === "" || s === MCP_SCOPE)) {
+    return oauthError(400, "invalid_scope", `The only scope is ${MCP_SCOPE}.`);
+  }
+
+  const client = await findIdentityClient(c.env.DB, clientId);
+  // Hash and compare even for unknown clients, so response timing does not reveal which client IDs exist.
+  const presented = await sha256Hex(secret);
+  const matches = await constantTimeEqual(presented, client?.secret_hash ?? "0".repeat(64));
+  if (!client || !matches) return invalidClient(basic !== null);
+
+  return c.json(await issueAccessToken(c.env, c.req.url, client.client_id), 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
+});
+
+identityRoutes.get("/protocol/openid-connect/certs", async (c) =>
+  c.json({ keys: await publishedJwks(c.env) }, 200, { "Cache-Control": "public, max-age=60" }),
+);
+
+identityRoutes.get("/.well-known/openid-configuration", (c) => {
+  const issuer = realmIssuer(c.env, c.req.url);
+  return c.json({
+    issuer,
+    token_endpoint: `${issuer}/protocol/openid-connect/token`,
+    jwks_uri: `${issuer}/protocol/openid-connect/certs`,
+    grant_types_supported: ["client_credentials"],
+    token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
+    response_types_supported: ["token"],
+    subject_types_supported: ["public"],
+    id_token_signing_alg_values_supported: [SIGNING_ALG],
+    scopes_supported: [MCP_SCOPE],
+    claims_supported: ["iss", "aud", "sub", "azp", "client_id", "iat", "exp", "jti", "scope"],
+  });
+});

@@ -1,0 +1,90 @@
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import { tokenTtlSeconds, type Env } from "../env";
+import {
+  activeSigningKey,
+  insertSigningKey,
+  publishedSigningKeys,
+  retireSigningKeysExcept,
+  type SigningKeyRow,
+} from "../storage/signing-keys";
+
+export const SIGNING_ALG = "ES256";
+const CACHE_MS = 60_000;
+// A retired key stays published this long past the lifetime of the last token it signed (clock skew, caches).
+const PUBLISH_GRACE_MS = 120_000;
+
+export interface Signer {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+let signerCache: { signer: Signer; until: number } | undefined;
+let jwksCache: { keys: JWK[]; until: number } | undefined;
+
+const publicMembers = ({ kty, crv, x, y, n, e }: JWK, kid: string): JWK =>
+  JSON.parse(JSON.stringify({ kty, crv, x, y, n, e, kid, alg: SIGNING_ALG, use: "sig" }));
+
+async function configuredKey(env: Env): Promise<{ jwk: JWK; kid: string } | undefined> {
+  if (!env.SIGNING_KEY_JWK) return undefined;
+  const jwk = JSON.parse(env.SIGNING_KEY_JWK) as JWK;
+  return { jwk, kid: jwk.kid ?? (await calculateJwkThumbprint(jwk)) };
+}
+
+async function newKeyRow(createdAt: string): Promise<SigningKeyRow> {
+  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  return {
+    kid,
+    private_jwk: JSON.stringify(await exportJWK(privateKey)),
+    public_jwk: JSON.stringify(publicMembers(publicJwk, kid)),
+    created_at: createdAt,
+    retired_at: null,
+  };
+}
+
+/** The key that signs new tokens: the configured secret, else the newest key in D1, created on first use. */
+export async function currentSigner(env: Env, now = Date.now()): Promise<Signer> {
+  if (signerCache && signerCache.until > now) return signerCache.signer;
+  const configured = await configuredKey(env);
+  let signer: Signer;
+  if (configured) {
+    signer = { kid: configured.kid, privateKey: (await importJWK(configured.jwk, SIGNING_ALG)) as CryptoKey };
+  } else {
+    let row = await activeSigningKey(env.DB);
+    if (!row) {
+      await insertSigningKey(env.DB, await newKeyRow(new Date(now).toISOString())).run();
+      // Two isolates may race to create the first key; both keys are published and the newest signs.
+      row = (await activeSigningKey(env.DB))!;
+    }
+    signer = { kid: row.kid, privateKey: (await importJWK(JSON.parse(row.private_jwk) as JWK, SIGNING_ALG)) as CryptoKey };
+  }
+  signerCache = { signer, until: now + CACHE_MS };
+  return signer;
+}
+
+/** Starts signing with a new key; the previous ones stay published until their tokens have expired. */
+export async function rotateSigningKey(env: Env, now = Date.now()): Promise<string> {
+  const row = await newKeyRow(new Date(now).toISOString());
+  await env.DB.batch([insertSigningKey(env.DB, row), retireSigningKeysExcept(env.DB, row.kid, new Date(now).toISOString())]);
+  signerCache = undefined;
+  jwksCache = undefined;
+  return row.kid;
+}
+
+/** The realm's JWKS: public members only, of every key whose tokens may still be valid. */
+export async function publishedJwks(env: Env, now = Date.now()): Promise<JWK[]> {
+  if (jwksCache && jwksCache.until > now) return jwksCache.keys;
+  const configured = await configuredKey(env);
+  if (!configured) await currentSigner(env, now);
+  const retiredAfter = new Date(now - tokenTtlSeconds(env) * 1000 - PUBLISH_GRACE_MS - CACHE_MS).toISOString();
+  const keys = (await publishedSigningKeys(env.DB, retiredAfter)).map((row) => JSON.parse(row.public_jwk) as JWK);
+  if (configured) keys.unshift(publicMembers(configured.jwk, configured.kid));
+  jwksCache = { keys, until: now + CACHE_MS };
+  return keys;
+}
+
+/** Forgets the cached JWKS so that a token signed by a key this isolate has not seen yet can be checked. */
+export function refreshJwks(): void {
+  jwksCache = undefined;
+}

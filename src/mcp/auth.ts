@@ -1,0 +1,50 @@
+import { createMiddleware } from "hono/factory";
+import { intVar, surfaceOrigin, type Env } from "../env";
+import { envelopeError } from "../http/surface-errors";
+import { TokenRejected, verifyAccessToken, type Principal } from "../identity/verify";
+import { rateLimitHeaders } from "../rate-limit/rate-counter";
+
+export type McpEnv = { Bindings: Env; Variables: { principal: Principal } };
+
+export const protectedResourceMetadataUrl = (env: Env, requestUrl: string): string =>
+  `${surfaceOrigin(env.BASE_URL, requestUrl)}/.well-known/oauth-protected-resource`;
+
+/** RFC 6750 §3: without any token only the metadata pointer; with a bad one, why it failed. */
+function unauthorized(env: Env, requestUrl: string, description?: string): Response {
+  const metadata = `resource_metadata="${protectedResourceMetadataUrl(env, requestUrl)}"`;
+  const challenge = description
+    ? `Bearer error="invalid_token", error_description="${description.replace(/["\\]/g, "'")}", ${metadata}`
+    : `Bearer ${metadata}`;
+  return envelopeError(401, description ?? "A bearer token is required.", { "WWW-Authenticate": challenge });
+}
+
+/** Verifies the bearer token and maps its client to an organization (SPEC Authentication rule 4). */
+export const bearerAuth = createMiddleware<McpEnv>(async (c, next) => {
+  const header = c.req.header("Authorization");
+  if (!header) return unauthorized(c.env, c.req.url);
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (!token) return unauthorized(c.env, c.req.url, "The Authorization header must be Bearer <access token>.");
+  try {
+    c.set("principal", await verifyAccessToken(c.env, c.req.url, token));
+  } catch (error) {
+    if (error instanceof TokenRejected) return unauthorized(c.env, c.req.url, error.message);
+    throw error;
+  }
+  await next();
+});
+
+/** Per-organization hourly limit on MCP requests (default 3600). */
+export const organizationRateLimit = createMiddleware<McpEnv>(async (c, next) => {
+  const { organizationId } = c.get("principal");
+  const counter = c.env.RATE_COUNTER.get(c.env.RATE_COUNTER.idFromName(`organization:${organizationId}`));
+  const decision = await counter.hit(intVar(c.env.MCP_RATE_LIMIT, 3600));
+  if (!decision.allowed) {
+    return envelopeError(
+      429,
+      `The organization's limit of ${decision.limit} MCP requests per hour is used up; retry after ${decision.resetSeconds} s.`,
+      rateLimitHeaders(decision),
+      { retry_after: decision.resetSeconds },
+    );
+  }
+  await next();
+});

@@ -1,0 +1,142 @@
+import type { EntityKind } from "./entities";
+
+/**
+ * Reads for the MCP tools. Every statement filters by the caller's organization in SQL: an entity is
+ * in scope when it is scoped to the organization itself or is a property of a scoped brand. `?1` is
+ * always the organization ID.
+ */
+const IN_SCOPE = `(e.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
+  OR e.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
+
+export interface ScopedEntity {
+  id: string;
+  name: string;
+  kind: EntityKind;
+  brand_id: string | null;
+  property_id: number | null;
+}
+
+export interface EntityFilter {
+  kind?: EntityKind;
+  brandId?: string;
+  /** A LIKE pattern, already escaped with `\`. */
+  namePattern?: string;
+  afterId: string;
+  limit: number;
+}
+
+export async function listScopedEntities(db: D1Database, organizationId: string, filter: EntityFilter): Promise<ScopedEntity[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.id, e.name, e.kind, e.brand_id, e.property_id FROM entities e
+       WHERE ${IN_SCOPE}
+         AND (?2 IS NULL OR e.kind = ?2)
+         AND (?3 IS NULL OR e.brand_id = ?3)
+         AND (?4 IS NULL OR e.name LIKE ?4 ESCAPE '\\')
+         AND e.id > ?5
+       ORDER BY e.id LIMIT ?6`,
+    )
+    .bind(organizationId, filter.kind ?? null, filter.brandId ?? null, filter.namePattern ?? null, filter.afterId, filter.limit)
+    .all<ScopedEntity>();
+  return results;
+}
+
+/** The in-scope entity with this ID, else with this full registered name (case-insensitive). */
+export function findScopedEntity(
+  db: D1Database,
+  organizationId: string,
+  idOrName: string,
+): Promise<(ScopedEntity & { property_count: number }) | null> {
+  return db
+    .prepare(
+      `SELECT e.id, e.name, e.kind, e.brand_id, e.property_id,
+         (SELECT count(*) FROM entities p WHERE p.brand_id = e.id) AS property_count
+       FROM entities e
+       WHERE ${IN_SCOPE} AND (e.id = ?2 OR e.name = ?2 COLLATE NOCASE)
+       ORDER BY e.id = ?2 DESC, e.id LIMIT 1`,
+    )
+    .bind(organizationId, idOrName)
+    .first();
+}
+
+/** Up to `limit` in-scope names containing the most of the given LIKE patterns (at most five patterns). */
+export async function similarScopedNames(db: D1Database, organizationId: string, patterns: string[], limit: number): Promise<string[]> {
+  if (patterns.length === 0) return [];
+  const hits = patterns.map((_, i) => `(e.name LIKE ?${i + 3} ESCAPE '\\')`).join(" + ");
+  const { results } = await db
+    .prepare(
+      `SELECT e.name, ${hits} AS hits FROM entities e
+       WHERE ${IN_SCOPE} AND ${hits} > 0
+       ORDER BY hits DESC, e.name LIMIT ?2`,
+    )
+    .bind(organizationId, limit, ...patterns.slice(0, 5))
+    .all<{ name: string }>();
+  return results.map((r) => r.name);
+}
+
+export interface RankedFaq {
+  question: string;
+  answer: string;
+  category: string;
+}
+
+/**
+ * One entity's FAQs (optionally of one category): ranked by bm25 against `match` when given, the
+ * matching ones first, then the rest in stored order. Returns the page and the total before the limit.
+ */
+export async function entityFaqs(
+  db: D1Database,
+  entityId: string,
+  options: { match?: string; category?: string; limit: number },
+): Promise<{ faqs: RankedFaq[]; total: number }> {
+  const [ranking, order] = options.match
+    ? ["LEFT JOIN (SELECT rowid AS id, bm25(faq_search) AS rank FROM faq_search WHERE faq_search MATCH ?3) m ON m.id = f.id", "m.rank IS NULL, m.rank, f.position"]
+    : ["", "f.position"];
+  const { results } = await db
+    .prepare(
+      `SELECT f.question, f.answer, f.category, count(*) OVER () AS total FROM faqs f ${ranking}
+       WHERE f.entity_id = ?1 AND (?2 IS NULL OR f.category = ?2 COLLATE NOCASE)
+       ORDER BY ${order} LIMIT ?4`,
+    )
+    .bind(entityId, options.category ?? null, options.match ?? null, options.limit)
+    .all<RankedFaq & { total: number }>();
+  return {
+    faqs: results.map(({ question, answer, category }) => ({ question, answer, category })),
+    total: results[0]?.total ?? 0,
+  };
+}
+
+export interface SearchHit {
+  entity_id: string;
+  entity_name: string;
+  question: string;
+  answer: string;
+  category: string;
+  rank: number;
+  snippet: string;
+}
+
+/** Full-text search over in-scope FAQs, best bm25 first. `match` must already be a safe FTS5 expression. */
+export async function searchScopedFaqs(
+  db: D1Database,
+  organizationId: string,
+  match: string,
+  filter: { entityId?: string; kind?: EntityKind; category?: string; limit: number },
+): Promise<SearchHit[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category,
+         bm25(faq_search) AS rank, snippet(faq_search, -1, '**', '**', '…', 16) AS snippet
+       FROM faq_search
+         JOIN faqs f ON f.id = faq_search.rowid
+         JOIN entities e ON e.id = f.entity_id
+       WHERE faq_search MATCH ?2 AND ${IN_SCOPE}
+         AND (?3 IS NULL OR e.id = ?3 OR e.brand_id = ?3)
+         AND (?4 IS NULL OR e.kind = ?4)
+         AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
+       ORDER BY rank LIMIT ?6`,
+    )
+    .bind(organizationId, match, filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
+    .all<SearchHit>();
+  return results;
+}
