@@ -1,0 +1,116 @@
+import { env, SELF } from "cloudflare:test";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { rotateSigningKey } from "../../src/identity/signing-keys";
+import { BASE, mcpHeaders, initializeRequest, TOKEN_URL, tokenFor } from "./mcp-helpers";
+
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  SELF.fetch(TOKEN_URL, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+  });
+
+const jwks = async () => ((await (await SELF.fetch(`${BASE}/realms/hospitality/protocol/openid-connect/certs`)).json()) as { keys: Record<string, unknown>[] }).keys;
+
+afterEach(() => vi.useRealTimers());
+
+describe("realm token endpoint (client_credentials)", () => {
+  it("issues an ES256 JWT with kid and the claims of DESIGN §5, credentials in the form", async () => {
+    const res = await form({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ token_type: "Bearer", expires_in: 300, scope: "mcp:tools" });
+    const token = body.access_token as string;
+    const header = decodeProtectedHeader(token);
+    expect(header.alg).toBe("ES256");
+    expect(header.kid).toEqual(expect.any(String));
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({
+      iss: `${BASE}/realms/hospitality`,
+      aud: "hospitality-mcp",
+      sub: "aurora-assistant",
+      azp: "aurora-assistant",
+      client_id: "aurora-assistant",
+      scope: "mcp:tools",
+    });
+    expect(claims.exp! - claims.iat!).toBe(300);
+    expect(claims.jti).toEqual(expect.any(String));
+    // The JWKS verifies it.
+    await jwtVerify(token, createLocalJWKSet({ keys: (await jwks()) as never }), { issuer: `${BASE}/realms/hospitality`, audience: "hospitality-mcp" });
+  });
+
+  it("accepts HTTP Basic client authentication", async () => {
+    const res = await form({ grant_type: "client_credentials" }, { Authorization: `Basic ${btoa("boreal-assistant:boreal-secret")}` });
+    expect(res.status).toBe(200);
+    expect(decodeJwt(((await res.json()) as { access_token: string }).access_token).client_id).toBe("boreal-assistant");
+  });
+
+  it.each([
+    ["a wrong secret", { grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "nope" }, {}, 401, "invalid_client"],
+    ["an unknown client", { grant_type: "client_credentials", client_id: "ghost", client_secret: "x" }, {}, 401, "invalid_client"],
+    ["no credentials", { grant_type: "client_credentials" }, {}, 401, "invalid_client"],
+    ["a wrong Basic secret", { grant_type: "client_credentials" }, { Authorization: `Basic ${btoa("aurora-assistant:bad")}` }, 401, "invalid_client"],
+    ["two client authentication methods", { grant_type: "client_credentials", client_secret: "aurora-secret" }, { Authorization: `Basic ${btoa("aurora-assistant:aurora-secret")}` }, 400, "invalid_request"],
+    ["another grant", { grant_type: "password", client_id: "aurora-assistant", client_secret: "aurora-secret" }, {}, 400, "unsupported_grant_type"],
+    ["no grant_type", { client_id: "aurora-assistant", client_secret: "aurora-secret" }, {}, 400, "invalid_request"],
+    ["an unknown scope", { grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret", scope: "admin" }, {}, 400, "invalid_scope"],
+  ])("refuses %s with an OAuth JSON error", async (_, fields, headers, status, error) => {
+    const res = await form(fields as Record<string, string>, headers);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual({ error, error_description: expect.any(String) });
+  });
+
+  it("refuses a JSON body and an unknown realm", async () => {
+    const json = await SELF.fetch(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { error: string }).error).toBe("invalid_request");
+    const realm = await SELF.fetch(`${BASE}/realms/other/protocol/openid-connect/token`, { method: "POST" });
+    expect(realm.status).toBe(404);
+  });
+
+  it("issues a token to a client without organization, which the MCP server then refuses", async () => {
+    const token = await tokenFor("orphan");
+    const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toMatch(/error="invalid_token".*organization/);
+  });
+});
+
+describe("realm keys and discovery", () => {
+  it("publishes only public key members, and the openid-configuration", async () => {
+    await tokenFor("aurora");
+    for (const key of await jwks()) {
+      expect(Object.keys(key).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x", "y"]);
+    }
+    const config = (await (await SELF.fetch(`${BASE}/realms/hospitality/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(config).toMatchObject({
+      issuer: `${BASE}/realms/hospitality`,
+      token_endpoint: `${BASE}/realms/hospitality/protocol/openid-connect/token`,
+      jwks_uri: `${BASE}/realms/hospitality/protocol/openid-connect/certs`,
+      grant_types_supported: ["client_credentials"],
+    });
+  });
+
+  it("keeps signing keys in D1, and rotation keeps the previous key published until its tokens expire", async () => {
+    const before = await tokenFor("aurora");
+    const oldKid = decodeProtectedHeader(before).kid;
+    const stored = await env.DB.prepare("SELECT kid FROM signing_keys WHERE retired_at IS NULL").all<{ kid: string }>();
+    expect(stored.results.map((r) => r.kid)).toContain(oldKid);
+
+    const newKid = await rotateSigningKey(env);
+    const after = await tokenFor("aurora");
+    expect(decodeProtectedHeader(after).kid).toBe(newKid);
+    expect((await jwks()).map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
+    // A token signed before the rotation is still accepted.
+    const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(before), body: JSON.stringify(initializeRequest()) });
+    expect(res.status).toBe(200);
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 60 * 60_000);
+    const later = (await jwks()).map((k) => k.kid);
+    expect(later).toContain(newKid);
+    expect(later).not.toContain(oldKid);
+  });
+});

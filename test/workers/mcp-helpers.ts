@@ -1,0 +1,70 @@
+import { SELF } from "cloudflare:test";
+
+export const BASE = "https://mcp.example.com";
+export const TOKEN_URL = `${BASE}/realms/hospitality/protocol/openid-connect/token`;
+export const CLIENTS = {
+  aurora: ["aurora-assistant", "aurora-secret"],
+  boreal: ["boreal-assistant", "boreal-secret"],
+  orphan: ["orphan-client", "orphan-secret"],
+} as const;
+
+export async function tokenFor(client: keyof typeof CLIENTS): Promise<string> {
+  const [id, secret] = CLIENTS[client];
+  const res = await SELF.fetch(TOKEN_URL, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret }),
+  });
+  if (res.status !== 200) throw new Error(`token for ${id}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export const mcpHeaders = (token: string, sessionId?: string): Record<string, string> => ({
+  Authorization: `Bearer ${token}`,
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+});
+
+export const initializeRequest = (id = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "vitest", version: "1.0.0" } },
+});
+
+export function post(token: string, body: unknown, sessionId?: string, headers: Record<string, string> = {}): Promise<Response> {
+  return SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(token, sessionId), ...headers }, body: JSON.stringify(body) });
+}
+
+export async function openSession(token: string): Promise<string> {
+  const res = await post(token, initializeRequest());
+  if (res.status !== 200) throw new Error(`initialize: ${res.status} ${await res.text()}`);
+  const sessionId = res.headers.get("mcp-session-id");
+  if (!sessionId) throw new Error("no mcp-session-id");
+  await post(token, { jsonrpc: "2.0", method: "notifications/initialized" }, sessionId);
+  return sessionId;
+}
+
+type RpcReply = { jsonrpc: "2.0"; id: number; result?: any; error?: { code: number; message: string } };
+
+/** A JSON-RPC call on an open session; returns the parsed reply (HTTP must be 200). */
+export async function rpc(token: string, sessionId: string, method: string, params?: unknown): Promise<RpcReply> {
+  const res = await post(token, { jsonrpc: "2.0", id: 7, method, ...(params === undefined ? {} : { params }) }, sessionId);
+  if (res.status !== 200) throw new Error(`${method}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as RpcReply;
+}
+
+/** tools/call returning structuredContent, failing on any error. */
+export async function callTool(token: string, sessionId: string, name: string, args: Record<string, unknown>): Promise<any> {
+  const reply = await rpc(token, sessionId, "tools/call", { name, arguments: args });
+  if (reply.error || reply.result?.isError) throw new Error(`${name}: ${JSON.stringify(reply.error ?? reply.result)}`);
+  return reply.result.structuredContent;
+}
+
+export async function expectEnvelope(res: Response, status: number, code: string): Promise<string> {
+  if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { error?: { code?: string; message?: string } };
+  if (body.error?.code !== code || typeof body.error.message !== "string") throw new Error(`bad envelope ${JSON.stringify(body)}`);
+  return body.error.message;
+}
