@@ -1,0 +1,203 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callTool, openSession, rpc, tokenFor } from "./mcp-helpers";
+
+type Caller = { token: string; session: string };
+let aurora: Caller;
+let boreal: Caller;
+
+beforeAll(async () => {
+  const open = async (name: "aurora" | "boreal") => {
+    const token = await tokenFor(name);
+    return { token, session: await openSession(token) };
+  };
+  [aurora, boreal] = await Promise.all([open("aurora"), open("boreal")]);
+});
+
+const call = (who: Caller, name: string, args: Record<string, unknown>) => callTool(who.token, who.session, name, args);
+
+describe("tools/list", () => {
+  it("lists the three tools with input and output JSON Schemas and descriptions", async () => {
+    const { result } = await rpc(aurora.token, aurora.session, "tools/list");
+    const byName = Object.fromEntries(result.tools.map((t: { name: string }) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual(["service_list_entities", "service_query", "service_search_documents"]);
+    for (const tool of result.tools) {
+      expect(tool.description.length).toBeGreaterThan(80);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema.type).toBe("object");
+      expect(tool.annotations.readOnlyHint).toBe(true);
+    }
+    expect(byName.service_query.inputSchema.required).toEqual(["entity"]);
+    expect(byName.service_search_documents.inputSchema.properties.query).toMatchObject({ type: "string", minLength: 1, maxLength: 500 });
+    expect(byName.service_list_entities.inputSchema.properties.limit).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
+    expect(byName.service_query.inputSchema.properties.limit).toMatchObject({ minimum: 1, maximum: 50, default: 20 });
+    expect(byName.service_search_documents.inputSchema.properties.limit).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+  });
+});
+
+describe("service_list_entities", () => {
+  it("lists only the caller's scope, ordered by ID", async () => {
+    const first = await call(aurora, "service_list_entities", { limit: 200 });
+    const ids: string[] = first.entities.map((e: { id: string }) => e.id);
+    expect(ids.slice(0, 3)).toEqual(["DMO-LIS", "HO-AUR", "HO-AUR-0001"]);
+    expect(ids).toEqual([...ids].sort());
+    expect(ids.some((id) => id.startsWith("HO-BOR") || id === "AIR-LIS" || id === "HO-CAS")).toBe(false);
+    expect(first.entities[2]).toMatchObject({ kind: "property", brandId: "HO-AUR", propertyId: expect.any(Number) });
+  });
+
+  it("pages through all 1,201 entities of org-boreal with nextCursor, none twice, none missing", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call(boreal, "service_list_entities", { limit: 200, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.entities.map((e: { id: string }) => e.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(1201);
+    expect(new Set(seen).size).toBe(1201);
+    expect(seen.every((id) => id.startsWith("HO-BOR"))).toBe(true);
+  });
+
+  it("filters by kind, brandId and nameContains (LIKE wildcards in the text are literal)", async () => {
+    const destinations = await call(aurora, "service_list_entities", { kind: "destination" });
+    expect(destinations.entities).toEqual([{ id: "DMO-LIS", name: "Visit Lisboa", kind: "destination" }]);
+    const lisbon = await call(aurora, "service_list_entities", { nameContains: "lisbon", kind: "property" });
+    expect(lisbon.entities.length).toBeGreaterThan(0);
+    for (const e of lisbon.entities) expect(e.name.toLowerCase()).toContain("lisbon");
+    expect((await call(aurora, "service_list_entities", { nameContains: "%" })).entities).toEqual([]);
+    expect((await call(aurora, "service_list_entities", { nameContains: "_" })).entities).toEqual([]);
+    expect((await call(aurora, "service_list_entities", { brandId: "HO-AUR", limit: 200 })).entities).toHaveLength(120);
+  });
+
+  it("shows nothing of another organization's brand, from both sides", async () => {
+    expect((await call(aurora, "service_list_entities", { brandId: "HO-BOR" })).entities).toEqual([]);
+    expect((await call(boreal, "service_list_entities", { brandId: "HO-AUR" })).entities).toEqual([]);
+    expect((await call(boreal, "service_list_entities", { kind: "destination" })).entities).toEqual([]);
+    expect((await call(aurora, "service_list_entities", { nameContains: "Boreal" })).entities).toEqual([]);
+  });
+});
+
+describe("service_query", () => {
+  it("finds an entity by full registered name (case-insensitive) or by ID, with its FAQs in stored order", async () => {
+    const byId = await call(aurora, "service_query", { entity: "HO-AUR-0001" });
+    expect(byId.entity).toMatchObject({ id: "HO-AUR-0001", kind: "property", brandId: "HO-AUR" });
+    const { results } = await env.DB.prepare("SELECT question FROM faqs WHERE entity_id = 'HO-AUR-0001' ORDER BY position").all<{ question: string }>();
+    expect(byId.faqs.map((f: { question: string }) => f.question)).toEqual(results.map((r) => r.question));
+    expect(byId.total).toBe(results.length);
+    const byName = await call(aurora, "service_query", { entity: byId.entity.name.toUpperCase() });
+    expect(byName.entity.id).toBe("HO-AUR-0001");
+  });
+
+  it("describes a brand with its property count", async () => {
+    const brand = await call(aurora, "service_query", { entity: "Aurora Hotels & Resorts" });
+    expect(brand.entity).toEqual({ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand", propertyCount: 120 });
+    expect(brand.faqs.length).toBeGreaterThan(0);
+  });
+
+  it("ranks by question and filters by category", async () => {
+    const ranked = await call(aurora, "service_query", { entity: "HO-AUR-0001", question: "is there parking?" });
+    expect(ranked.faqs[0].category).toBe("Parking");
+    const parking = await call(aurora, "service_query", { entity: "HO-AUR-0001", category: "parking" });
+    for (const f of parking.faqs) expect(f.category).toBe("Parking");
+    const limited = await call(aurora, "service_query", { entity: "HO-AUR-0001", limit: 2 });
+    expect(limited.faqs).toHaveLength(2);
+    expect(limited.total).toBeGreaterThan(2);
+  });
+
+  it("returns no entity, empty results and in-scope suggestions for a partial name (SPEC diagnostic rule 4)", async () => {
+    const partial = await call(aurora, "service_query", { entity: "Aurora Lisbon" });
+    expect(partial.entity).toBeNull();
+    expect(partial.faqs).toEqual([]);
+    expect(partial.total).toBe(0);
+    expect(partial.suggestions.length).toBeGreaterThan(0);
+    expect(partial.suggestions.length).toBeLessThanOrEqual(5);
+    expect(partial.suggestions[0]).toMatch(/Lisbon/);
+  });
+
+  it("treats out-of-scope entities as unknown, by ID and by name, from both sides, and never suggests them", async () => {
+    const borealName = (await call(boreal, "service_query", { entity: "HO-BOR-0001" })).entity.name;
+    const auroraName = (await call(aurora, "service_query", { entity: "HO-AUR-0001" })).entity.name;
+    for (const [who, refs] of [
+      [aurora, ["HO-BOR-0001", "HO-BOR", borealName, "AIR-LIS", "HO-CAS", "Lisbon Humberto Delgado Airport"]],
+      [boreal, ["HO-AUR-0001", "HO-AUR", auroraName, "DMO-LIS", "Visit Lisboa"]],
+    ] as const) {
+      for (const entity of refs) {
+        const result = await call(who, "service_query", { entity });
+        expect(result.entity, entity).toBeNull();
+        expect(result.faqs).toEqual([]);
+        for (const s of result.suggestions ?? []) {
+          expect(s).not.toBe(entity);
+          expect(s).not.toMatch(who === aurora ? /^Boreal|Airport/ : /^Aurora|Lisboa/);
+        }
+      }
+    }
+  });
+});
+
+describe("service_search_documents", () => {
+  it("ranks FAQs by bm25 with a snippet, within scope", async () => {
+    const { results } = await call(aurora, "service_search_documents", { query: "are pets allowed", limit: 5 });
+    expect(results).toHaveLength(5);
+    for (const r of results) {
+      expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
+      expect(r.snippet).toMatch(/\*\*/);
+      expect(typeof r.score).toBe("number");
+    }
+    const scores = results.map((r: { score: number }) => r.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it("searches all of HO-BOR's FAQs for org-boreal and never returns another organization's FAQs, from both sides", async () => {
+    const common = "parking breakfast pets wifi airport check-in";
+    const borealHits = await call(boreal, "service_search_documents", { query: common, limit: 50 });
+    expect(borealHits.results).toHaveLength(50);
+    expect(borealHits.results.every((r: { entityId: string }) => r.entityId.startsWith("HO-BOR-"))).toBe(true);
+    const auroraHits = await call(aurora, "service_search_documents", { query: common, limit: 50 });
+    expect(auroraHits.results.every((r: { entityId: string }) => /^(HO-AUR|DMO-LIS)/.test(r.entityId))).toBe(true);
+    // Words that only occur in out-of-scope content find nothing.
+    expect((await call(aurora, "service_search_documents", { query: "Boreal" })).results).toEqual([]);
+    expect((await call(aurora, "service_search_documents", { query: "Humberto Delgado terminals" })).results).toEqual([]);
+    expect((await call(boreal, "service_search_documents", { query: "Lisboa Card tram" })).results).toEqual([]);
+    expect((await call(boreal, "service_search_documents", { query: "Aurora Rewards", entityId: "HO-AUR" })).results).toEqual([]);
+  });
+
+  it("filters by entityId (a brand includes its properties), kind and category", async () => {
+    const one = await call(aurora, "service_search_documents", { query: "parking", entityId: "HO-AUR-0002" });
+    for (const r of one.results) expect(r.entityId).toBe("HO-AUR-0002");
+    const destination = await call(aurora, "service_search_documents", { query: "card tram metro", kind: "destination" });
+    expect(destination.results.length).toBeGreaterThan(0);
+    for (const r of destination.results) expect(r.entityId).toBe("DMO-LIS");
+    const category = await call(aurora, "service_search_documents", { query: "hotel", category: "Wi-Fi", limit: 20 });
+    for (const r of category.results) expect(r.category).toBe("Wi-Fi");
+  });
+
+  it.each(['"', 'parking" OR "x', "NEAR(parking pets)", "question:parking", "park*", "-parking", "^", "(", "AND OR NOT", "'; DROP TABLE faqs; --", "🙂"])(
+    "never parses user text as FTS5 syntax: %s",
+    async (query) => {
+      const reply = await rpc(aurora.token, aurora.session, "tools/call", { name: "service_search_documents", arguments: { query } });
+      expect(reply.error).toBeUndefined();
+      expect(reply.result.isError).toBeFalsy();
+      for (const r of reply.result.structuredContent.results) expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
+    },
+  );
+});
+
+describe("invalid tool calls are JSON-RPC errors, never HTTP 500", () => {
+  it.each([
+    ["service_query", {}],
+    ["service_query", { entity: "" }],
+    ["service_query", { entity: "HO-AUR", limit: 51 }],
+    ["service_query", { entity: "HO-AUR", unexpected: true }],
+    ["service_search_documents", { query: "x".repeat(501) }],
+    ["service_search_documents", { query: "parking", kind: "hotel" }],
+    ["service_list_entities", { limit: 0 }],
+    ["service_list_entities", { limit: 201 }],
+    ["service_list_entities", { cursor: "not-a-cursor" }],
+    ["service_list_entities", { limit: "ten" }],
+    ["no_such_tool", {}],
+  ])("%s %j → -32602", async (name, args) => {
+    const reply = await rpc(aurora.token, aurora.session, "tools/call", { name, arguments: args });
+    expect(reply.error?.code).toBe(-32602);
+    expect(reply.error?.message).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
