@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevServer } from "../../scripts/lib/servers.mjs";
 
@@ -35,5 +37,45 @@ describe("npm run dev", () => {
   it("reports healthy dependencies", async () => {
     const res = await fetch(`${server.origin}/health`);
     expect(await res.json()).toMatchObject({ status: "healthy", mongodb: { connected: true }, redis: { connected: true } });
+  });
+});
+
+describe("the MCP server, driven by the MCP SDK's Client over streamable HTTP", () => {
+  it("gets a token, initializes, lists tools, calls each tool and terminates the session", async () => {
+    const tokenRes = await fetch(`${server.origin}/realms/hospitality/protocol/openid-connect/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }),
+    });
+    expect(tokenRes.status).toBe(200);
+    const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.origin}/v1/sse`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const client = new Client({ name: "e2e", version: "1.0.0" });
+    await client.connect(transport);
+    const sessionId = transport.sessionId!;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["service_list_entities", "service_query", "service_search_documents"]);
+
+    const query = await client.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001", question: "parking" } });
+    expect((query.structuredContent as { entity: { id: string } }).entity.id).toBe("HO-AUR-0001");
+    const search = await client.callTool({ name: "service_search_documents", arguments: { query: "Lisboa Card" } });
+    expect((search.structuredContent as { results: { entityId: string }[] }).results[0]!.entityId).toBe("DMO-LIS");
+    const list = await client.callTool({ name: "service_list_entities", arguments: { kind: "brand" } });
+    expect(list.structuredContent).toEqual({ entities: [{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }] });
+    await expect(client.callTool({ name: "service_query", arguments: { limit: 0 } })).rejects.toThrow(/-32602|Invalid arguments/);
+
+    await transport.terminateSession();
+    await client.close();
+    const after = await fetch(`${server.origin}/v1/sse`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "mcp-session-id": sessionId },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list" }),
+    });
+    expect(after.status).toBe(404);
   });
 });
