@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { constantTimeEqual } from "../crypto/hash";
 import { isDevelopment, type AppEnv } from "../env";
 import { loadDemoFixture } from "../fixture/load";
+import { rotateSigningKey } from "../identity/signing-keys";
 import { envelopeError } from "../http/surface-errors";
 
 /** Operator API: bearer ADMIN_TOKEN; the whole surface answers 404 while the secret is unset. */
@@ -23,4 +24,5 @@ export const adminRoutes = new Hono<AppEnv>()
     if (!isDevelopment(c.env)) return envelopeError(404, "The demo fixture exists only in development.");
     const loaded = await loadDemoFixture(c.env.DB);
     return c.json({ loaded }, loaded ? 201 : 200);
-  });
+  })
+  .post("/admin/v1/signing-keys/rotate", async (c) => c.json({ kid: await rotateSigningKey(c.env) }, 201));

@@ -18,8 +18,11 @@ export interface Signer {
   privateKey: CryptoKey;
 }
 
-let signerCache: { signer: Signer; until: number } | undefined;
-let jwksCache: { keys: JWK[]; until: number } | undefined;
+// Keyed by where the keys come from, so a configured key and keys kept in D1 never mix.
+let signerCache: { source: string; signer: Signer; until: number } | undefined;
+let jwksCache: { source: string; keys: JWK[]; until: number } | undefined;
+
+const keySource = (env: Env): string => env.SIGNING_KEY_JWK ?? "d1";
 
 const publicMembers = ({ kty, crv, x, y, n, e }: JWK, kid: string): JWK =>
   JSON.parse(JSON.stringify({ kty, crv, x, y, n, e, kid, alg: SIGNING_ALG, use: "sig" }));
@@ -45,7 +48,7 @@ async function newKeyRow(createdAt: string): Promise<SigningKeyRow> {
 
 /** The key that signs new tokens: the configured secret, else the newest key in D1, created on first use. */
 export async function currentSigner(env: Env, now = Date.now()): Promise<Signer> {
-  if (signerCache && signerCache.until > now) return signerCache.signer;
+  if (signerCache && signerCache.source === keySource(env) && signerCache.until > now) return signerCache.signer;
   const configured = await configuredKey(env);
   let signer: Signer;
   if (configured) {
@@ -59,7 +62,7 @@ export async function currentSigner(env: Env, now = Date.now()): Promise<Signer>
     }
     signer = { kid: row.kid, privateKey: (await importJWK(JSON.parse(row.private_jwk) as JWK, SIGNING_ALG)) as CryptoKey };
   }
-  signerCache = { signer, until: now + CACHE_MS };
+  signerCache = { source: keySource(env), signer, until: now + CACHE_MS };
   return signer;
 }
 
@@ -74,13 +77,13 @@ export async function rotateSigningKey(env: Env, now = Date.now()): Promise<stri
 
 /** The realm's JWKS: public members only, of every key whose tokens may still be valid. */
 export async function publishedJwks(env: Env, now = Date.now()): Promise<JWK[]> {
-  if (jwksCache && jwksCache.until > now) return jwksCache.keys;
+  if (jwksCache && jwksCache.source === keySource(env) && jwksCache.until > now) return jwksCache.keys;
   const configured = await configuredKey(env);
   if (!configured) await currentSigner(env, now);
   const retiredAfter = new Date(now - tokenTtlSeconds(env) * 1000 - PUBLISH_GRACE_MS - CACHE_MS).toISOString();
   const keys = (await publishedSigningKeys(env.DB, retiredAfter)).map((row) => JSON.parse(row.public_jwk) as JWK);
   if (configured) keys.unshift(publicMembers(configured.jwk, configured.kid));
-  jwksCache = { keys, until: now + CACHE_MS };
+  jwksCache = { source: keySource(env), keys, until: now + CACHE_MS };
   return keys;
 }
 
