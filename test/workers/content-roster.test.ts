@@ -1,5 +1,7 @@
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { expectErrorResponse, get } from "./helpers";
+import { createApp } from "../../src/app";
+import { API, expectErrorResponse, get } from "./helpers";
 
 describe("GET /api/v3/content/{brandId}/properties", () => {
   it("returns the full roster of a brand, ordered by name then serviceId", async () => {
@@ -51,6 +53,22 @@ describe("GET /api/v3/content/{brandId}/properties", () => {
   it("answers 404 in the ErrorResponse format for an unknown content path", async () => {
     const res = await get("/api/v3/content/HO-AUR/unknown");
     await expectErrorResponse(res, 404, "Not Found", "/api/v3/content/HO-AUR/unknown");
+  });
+
+  it("answers other methods with 404 in the ErrorResponse format", async () => {
+    const res = await SELF.fetch(`${API}/api/v3/content/HO-AUR/properties`, { method: "POST", headers: { "X-API-Key": "demo-key" } });
+    await expectErrorResponse(res, 404, "Not Found", "/api/v3/content/HO-AUR/properties");
+  });
+
+  it("builds absolute URLs from API_URL when it is set", async () => {
+    const ctx = createExecutionContext();
+    const res = await createApp().fetch(
+      new Request(`${API}/api/v3/content/AIR-LIS/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
+      { ...env, API_URL: "https://content.hotels.example" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(((await res.json()) as { "@id": string })["@id"]).toBe("https://content.hotels.example/api/v3/content/AIR-LIS/faq.json");
   });
 
   it("ignores unknown query parameters (the roster takes none)", async () => {

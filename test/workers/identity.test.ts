@@ -62,6 +62,12 @@ describe("realm token endpoint (client_credentials)", () => {
     expect(await res.json()).toEqual({ error, error_description: expect.any(String) });
   });
 
+  it("stores client secrets only as SHA-256 hashes", async () => {
+    const { results } = await env.DB.prepare("SELECT * FROM identity_clients").all<Record<string, unknown>>();
+    expect(JSON.stringify(results)).not.toContain("aurora-secret");
+    expect(results.every((r) => /^[0-9a-f]{64}$/.test(String(r.secret_hash)))).toBe(true);
+  });
+
   it("refuses a JSON body and an unknown realm", async () => {
     const json = await SELF.fetch(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(json.status).toBe(400);

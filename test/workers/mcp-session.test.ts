@@ -153,6 +153,26 @@ describe("MCP host protections", () => {
     expect(own.headers.get("Access-Control-Expose-Headers")).toMatch(/mcp-session-id/);
   });
 
+  it("allows loopback origins in development only", async () => {
+    const call = (ENVIRONMENT: string) =>
+      createApp().fetch(
+        new Request(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: "http://localhost:6274" }, body: JSON.stringify(initializeRequest()) }),
+        { ...env, ENVIRONMENT },
+        createExecutionContext(),
+      );
+    expect((await call("development")).status).toBe(200);
+    await expectEnvelope(await call("production"), 403, "forbidden");
+  });
+
+  it("allows origins listed in ALLOWED_ORIGINS", async () => {
+    const res = await createApp().fetch(
+      new Request(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: "https://console.partner.example" }, body: JSON.stringify(initializeRequest()) }),
+      { ...env, ALLOWED_ORIGINS: "https://other.example, https://console.partner.example" },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(200);
+  });
+
   it("answers CORS preflight before authentication, exposing mcp-session-id and WWW-Authenticate", async () => {
     const res = await SELF.fetch(`${BASE}/v1/sse`, {
       method: "OPTIONS",
