@@ -23,7 +23,8 @@ export function freePort() {
   });
 }
 
-function startProcess(command, args, readyText, timeoutMs) {
+/** Starts a process group and resolves once `readyText` appears in its output; on failure the group is stopped. */
+async function startProcess(command, args, readyText, timeoutMs) {
   const child = spawn(command, args, { cwd: ROOT, env: ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const ready = new Promise((resolve, reject) => {
@@ -56,7 +57,13 @@ function startProcess(command, args, readyText, timeoutMs) {
     await exited;
     clearTimeout(killer);
   };
-  return { child, ready, stop, output: () => output };
+  try {
+    await ready;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, stop, output: () => output };
 }
 
 /**
@@ -66,20 +73,18 @@ function startProcess(command, args, readyText, timeoutMs) {
 export async function startDevServer({ timeoutMs = 180_000 } = {}) {
   const port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "hospitality-dev-"));
-  const proc = startProcess(process.execPath, [join(ROOT, "scripts", "dev.mjs"), "--port", String(port), "--persist-to", state], "Demo fixture:", timeoutMs);
-  try {
-    await proc.ready;
-  } catch (error) {
-    await proc.stop();
+  const removeState = () => rmSync(state, { recursive: true, force: true });
+  const proc = await startProcess(process.execPath, [join(ROOT, "scripts", "dev.mjs"), "--port", String(port), "--persist-to", state], "Demo fixture:", timeoutMs).catch((error) => {
+    removeState();
     throw error;
-  }
+  });
   return {
     origin: `http://localhost:${port}`,
     pid: proc.child.pid,
     output: proc.output,
     stop: async () => {
       await proc.stop();
-      rmSync(state, { recursive: true, force: true });
+      removeState();
     },
   };
 }
@@ -87,17 +92,11 @@ export async function startDevServer({ timeoutMs = 180_000 } = {}) {
 /** The one-route bare Worker that benchmarks compare against. */
 export async function startBareWorker({ timeoutMs = 120_000 } = {}) {
   const port = await freePort();
-  const proc = startProcess(
+  const proc = await startProcess(
     join(BIN, "wrangler"),
     ["dev", "--config", join(ROOT, "bench", "bare", "wrangler.toml"), "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"],
     "Ready on",
     timeoutMs,
   );
-  try {
-    await proc.ready;
-  } catch (error) {
-    await proc.stop();
-    throw error;
-  }
   return { origin: `http://localhost:${port}`, pid: proc.child.pid, stop: proc.stop };
 }
