@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { adminRoutes } from "./admin/routes";
 import { contentApi } from "./content/routes";
-import { requestPath } from "./content/errors";
+import { contentError, requestPath } from "./content/errors";
 import type { AppEnv } from "./env";
 import { healthRoutes } from "./health/routes";
+import { isDependencyOutage } from "./http/outage";
 import { refusePlainHttp } from "./http/plain-http";
 import { identityRoutes } from "./identity/routes";
 import { mcpRoutes } from "./mcp/routes";
@@ -20,9 +21,13 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", adminRoutes);
   app.notFound((c) => surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`));
   app.onError((error, c) => {
+    const path = requestPath(c.req.raw);
     // The cause goes to the logs, never to the client.
-    console.error(JSON.stringify({ event: "unhandled_error", path: c.req.path, message: String(error), stack: (error as Error).stack }));
-    return surfaceError(requestPath(c.req.raw), 500, "An unexpected error occurred; retry with exponential backoff.");
+    console.error(JSON.stringify({ event: "unhandled_error", path, message: String(error), stack: (error as Error).stack }));
+    if (path.startsWith("/api/") && isDependencyOutage(error)) {
+      return contentError(503, "A dependency is temporarily unavailable; retry with exponential backoff.", path, { "Retry-After": "5" });
+    }
+    return surfaceError(path, 500, "An unexpected error occurred; retry with exponential backoff.");
   });
   return app;
 }
