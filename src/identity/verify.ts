@@ -7,7 +7,6 @@ import { publishedJwks, refreshJwks } from "./signing-keys";
 export interface Principal {
   clientId: string;
   organizationId: string;
-  scopes: string[];
 }
 
 /** A bearer token that must be refused with 401 `invalid_token`; the message says why. */
@@ -92,6 +91,5 @@ export async function verifyAccessToken(env: Env, requestUrl: string, token: str
   if (typeof clientId !== "string" || clientId === "") throw new TokenRejected("The access token carries no client_id claim.");
   const organizationId = await organizationOf(env, clientId, Date.now());
   if (!organizationId) throw new TokenRejected(`The client ${clientId} has no organization scope.`);
-  const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [];
-  return { clientId, organizationId, scopes };
+  return { clientId, organizationId };
 }

@@ -14,17 +14,12 @@ import { MCP_SCOPE } from "../identity/tokens";
 import { bearerAuth, organizationRateLimit, type McpEnv } from "./auth";
 import { isAllowedOrigin } from "./origins";
 import { createMcpServer } from "./server";
-import type { SessionOwner } from "./session";
 
 const SESSION_HEADER = "mcp-session-id";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEEP_ALIVE_MS = 25_000;
 
 const sessionStub = (c: Context<McpEnv>, sessionId: string) => c.env.MCP_SESSION.get(c.env.MCP_SESSION.idFromName(sessionId));
-const ownerOf = (c: Context<McpEnv>): SessionOwner => {
-  const { organizationId, clientId } = c.get("principal");
-  return { organizationId, clientId };
-};
 
 const missingSession = () =>
   envelopeError(400, "The mcp-session-id header is required on every call except initialize; send the ID that initialize returned.");
@@ -35,19 +30,15 @@ async function requireSession(c: Context<McpEnv>): Promise<string | Response> {
   const sessionId = c.req.header(SESSION_HEADER);
   if (!sessionId) return missingSession();
   // A token of another client gets the same 404 as a session that never existed: sessions never leak across tenants.
-  if (!UUID.test(sessionId) || !(await sessionStub(c, sessionId).touch(ownerOf(c)))) return unknownSession();
+  if (!UUID.test(sessionId) || !(await sessionStub(c, sessionId).touch(c.get("principal")))) return unknownSession();
   return sessionId;
 }
 
 /** One stateless SDK transport per request: session state lives in the McpSession object, not in memory. */
 async function serveJsonRpc(c: Context<McpEnv>, body: unknown): Promise<Response> {
-  const principal = c.get("principal");
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-  await createMcpServer({ db: c.env.DB, organizationId: principal.organizationId }).connect(transport);
-  return transport.handleRequest(c.req.raw, {
-    parsedBody: body,
-    authInfo: { token: "", clientId: principal.clientId, scopes: principal.scopes, extra: { organizationId: principal.organizationId } },
-  });
+  await createMcpServer({ db: c.env.DB, organizationId: c.get("principal").organizationId }).connect(transport);
+  return transport.handleRequest(c.req.raw, { parsedBody: body });
 }
 
 function withSessionHeader(response: Response, sessionId: string): Response {
@@ -114,7 +105,7 @@ mcpRoutes.post("/v1/sse", async (c) => {
   const sessionId = crypto.randomUUID();
   const now = Date.now();
   await sessionStub(c, sessionId).open({
-    ...ownerOf(c),
+    ...c.get("principal"),
     protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION,
     clientInfo: { name: params.clientInfo.name, version: params.clientInfo.version },
     createdAt: now,
@@ -128,7 +119,7 @@ mcpRoutes.post("/v1/sse", async (c) => {
 mcpRoutes.delete("/v1/sse", async (c) => {
   const sessionId = c.req.header(SESSION_HEADER);
   if (!sessionId) return missingSession();
-  const ended = UUID.test(sessionId) && (await sessionStub(c, sessionId).terminate(ownerOf(c)));
+  const ended = UUID.test(sessionId) && (await sessionStub(c, sessionId).terminate(c.get("principal")));
   return ended ? c.body(null, 204) : unknownSession();
 });
 
@@ -137,7 +128,7 @@ mcpRoutes.get("/v1/sse", async (c) => {
   const session = await requireSession(c);
   if (session instanceof Response) return session;
   const stub = sessionStub(c, session);
-  const owner = ownerOf(c);
+  const owner = c.get("principal");
   const encoder = new TextEncoder();
   let timer: number | null = null;
   const stream = new ReadableStream<Uint8Array>({
