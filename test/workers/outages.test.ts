@@ -1,6 +1,6 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { SignJWT } from "jose";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { currentSigner } from "../../src/identity/signing-keys";
 import { API, expectErrorResponse } from "./helpers";
@@ -17,6 +17,16 @@ const content = (db: D1Database) =>
   createApp().fetch(new Request(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": "demo-key" } }), { ...env, DB: db }, createExecutionContext());
 
 describe("failures never reach the client as stack traces", () => {
+  let logged: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  });
+  afterEach(() => {
+    // The cause is not lost: it goes to the logs.
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
   it("answers a D1 outage on the content API with 503, Retry-After and the ErrorResponse", async () => {
     const res = await content(failingDb("D1_ERROR: Network connection lost."));
     const body = await expectErrorResponse(res, 503, "Service Unavailable", "/api/v3/content/HO-AUR/properties");
