@@ -26,6 +26,8 @@ export interface Env {
   MCP_RATE_LIMIT?: string;
   SESSION_IDLE_SECONDS?: string;
   SESSION_MAX_SECONDS?: string;
+  /** Seconds between keep-alive comments on the GET /v1/sse stream (default 25). */
+  SSE_KEEP_ALIVE_SECONDS?: string;
   /** Comma-separated origins allowed to call /v1/sse from a browser. */
   ALLOWED_ORIGINS?: string;
 }

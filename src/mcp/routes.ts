@@ -17,7 +17,6 @@ import { createMcpServer } from "./server";
 
 const SESSION_HEADER = "mcp-session-id";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const KEEP_ALIVE_MS = 25_000;
 
 const sessionStub = (c: Context<McpEnv>, sessionId: string) => c.env.MCP_SESSION.get(c.env.MCP_SESSION.idFromName(sessionId));
 
@@ -145,7 +144,7 @@ mcpRoutes.get("/v1/sse", async (c) => {
         } catch {
           clearInterval(timer);
         }
-      }, KEEP_ALIVE_MS);
+      }, intVar(c.env.SSE_KEEP_ALIVE_SECONDS, 25) * 1000);
     },
     cancel() {
       clearInterval(timer);

@@ -144,6 +144,25 @@ describe("MCP session states (SPEC)", () => {
   });
 });
 
+describe("the GET notification stream", () => {
+  it("sends keep-alives while the session lives, and ends when the session ends", async () => {
+    const sessionId = await openSession(aurora);
+    const vars = { ...env, SSE_KEEP_ALIVE_SECONDS: "1" };
+    const res = await createApp().fetch(
+      new Request(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "text/event-stream" } }),
+      vars,
+      createExecutionContext(),
+    );
+    const reader = res.body!.getReader();
+    const text = async () => new TextDecoder().decode((await reader.read()).value);
+    expect(await text()).toBe(": stream open\n\n");
+    expect(await text()).toBe(": keep-alive\n\n");
+
+    expect((await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora, sessionId) })).status).toBe(204);
+    expect((await reader.read()).done).toBe(true);
+  });
+});
+
 describe("MCP host protections", () => {
   it("refuses a request from an origin that is not allow-listed with 403, and allows its own origin", async () => {
     await expectEnvelope(await post(aurora, initializeRequest(), undefined, { Origin: "https://evil.example.com" }), 403, "forbidden");
