@@ -1,6 +1,7 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../../src/app";
 import { rotateSigningKey } from "../../src/identity/signing-keys";
 import { BASE, mcpHeaders, initializeRequest, TOKEN_URL, tokenFor } from "./mcp-helpers";
 
@@ -97,6 +98,17 @@ describe("realm keys and discovery", () => {
       jwks_uri: `${BASE}/realms/hospitality/protocol/openid-connect/certs`,
       grant_types_supported: ["client_credentials"],
     });
+  });
+
+  it("takes the issuer from AUTH_URL and the resource metadata from BASE_URL when they are set", async () => {
+    const vars = { ...env, AUTH_URL: "https://id.hotels.example", BASE_URL: "https://mcp.hotels.example" };
+    const app = createApp();
+    const config = await app.fetch(new Request(`${BASE}/realms/hospitality/.well-known/openid-configuration`), vars, createExecutionContext());
+    expect(((await config.json()) as { issuer: string }).issuer).toBe("https://id.hotels.example/realms/hospitality");
+    const metadata = await app.fetch(new Request(`${BASE}/.well-known/oauth-protected-resource`), vars, createExecutionContext());
+    expect(await metadata.json()).toMatchObject({ resource: "https://mcp.hotels.example", authorization_servers: ["https://id.hotels.example/realms/hospitality"] });
+    const unauthorized = await app.fetch(new Request(`${BASE}/v1/sse`, { method: "POST" }), vars, createExecutionContext());
+    expect(unauthorized.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="https://mcp.hotels.example/.well-known/oauth-protected-resource"');
   });
 
   it("keeps signing keys in D1, and rotation keeps the previous key published until its tokens expire", async () => {
