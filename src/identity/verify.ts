@@ -74,14 +74,17 @@ export async function verifyAccessToken(env: Env, requestUrl: string, token: str
   }
   const builtIn = realmIssuer(env, requestUrl);
   const external = env.OIDC_ISSUER && env.OIDC_JWKS_URL ? env.OIDC_ISSUER : undefined;
-  if (issuer !== builtIn && issuer !== external) throw new TokenRejected("The access token was issued by an untrusted issuer.");
+  // Pinning the issuer before verifying decides which keys may vouch for the token.
+  if (typeof issuer !== "string" || (issuer !== builtIn && issuer !== external)) {
+    throw new TokenRejected("The access token was issued by an untrusted issuer.");
+  }
 
   let payload: JWTPayload;
   try {
-    const options = { issuer: issuer as string, audience: mcpAudience(env), algorithms: ALGORITHMS, clockTolerance: CLOCK_TOLERANCE_S };
+    const options = { issuer, audience: mcpAudience(env), algorithms: ALGORITHMS, clockTolerance: CLOCK_TOLERANCE_S };
     ({ payload } =
-      issuer === external
-        ? await jwtVerify(token, remoteKeySet(env.OIDC_JWKS_URL!), options)
+      issuer === external && env.OIDC_JWKS_URL
+        ? await jwtVerify(token, remoteKeySet(env.OIDC_JWKS_URL), options)
         : await jwtVerify(token, builtInKeys(env), options));
   } catch (error) {
     throw new TokenRejected(describeFailure(error));

@@ -68,6 +68,7 @@ describe("bearer verification on /v1/sse", () => {
   it("refuses a token for another audience or from another issuer", async () => {
     await expectRejected(await realmToken({ aud: "account" }), /audience/);
     await expectRejected(await realmToken({ iss: "https://evil.example.com/realms/hospitality" }), /issuer/);
+    await expectRejected(await realmToken({ iss: undefined }), /issuer/);
   });
 
   it("refuses a token signed with an unknown key, and one with a disallowed algorithm", async () => {
