@@ -159,6 +159,9 @@ describe("service_search_documents", () => {
     expect((await call(aurora, "service_search_documents", { query: "Humberto Delgado terminals" })).results).toEqual([]);
     expect((await call(boreal, "service_search_documents", { query: "Lisboa Card tram" })).results).toEqual([]);
     expect((await call(boreal, "service_search_documents", { query: "Aurora Rewards", entityId: "HO-AUR" })).results).toEqual([]);
+    expect((await call(aurora, "service_search_documents", { query: common, entityId: "HO-BOR" })).results).toEqual([]);
+    expect((await call(aurora, "service_search_documents", { query: common, entityId: "HO-BOR-0001" })).results).toEqual([]);
+    expect((await call(aurora, "service_search_documents", { query: "airport terminal", kind: "airport" })).results).toEqual([]);
   });
 
   it("filters by entityId (a brand includes its properties), kind and category", async () => {
