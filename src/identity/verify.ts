@@ -1,4 +1,4 @@
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { mcpAudience, realmIssuer, type Env } from "../env";
 import { findIdentityClient } from "../storage/identity-clients";
 import { publishedJwks, refreshJwks } from "./signing-keys";
@@ -17,6 +17,8 @@ const CLOCK_TOLERANCE_S = 30;
 const ORGANIZATION_CACHE_MS = 60_000;
 
 const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+// The realm's JWKS array is cached and shared while unchanged; its key set (with imported keys) follows it.
+let localKeySet: { keys: JWK[]; verifyWith: ReturnType<typeof createLocalJWKSet> } | undefined;
 const organizationCache = new Map<string, { organizationId: string | null; until: number }>();
 
 function remoteKeySet(url: string) {
@@ -34,7 +36,8 @@ const builtInKeys =
       refreshJwks();
       keys = await publishedJwks(env);
     }
-    return createLocalJWKSet({ keys })(header, input);
+    if (localKeySet?.keys !== keys) localKeySet = { keys, verifyWith: createLocalJWKSet({ keys }) };
+    return localKeySet.verifyWith(header, input);
   };
 
 function describeFailure(error: unknown): string {
