@@ -5,7 +5,6 @@ export const REASON_PHRASES = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
-  405: "Method Not Allowed",
   413: "Payload Too Large",
   429: "Too Many Requests",
   500: "Internal Server Error",

@@ -18,12 +18,6 @@ export async function sha256PrefixHex(input: string | Uint8Array, bytes: number)
   return toHex((await sha256(input)).subarray(0, bytes));
 }
 
-/** A URL-safe random secret with `bytes` bytes of entropy (128 bits by default and at least). */
-export function randomSecret(bytes = 24): string {
-  const raw = crypto.getRandomValues(new Uint8Array(Math.max(bytes, 16)));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 /** Compares two secrets without leaking where they differ through timing. */
 export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
   // Hashing first gives equal-length inputs, so the length of the secret does not leak either.

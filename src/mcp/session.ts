@@ -1,11 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import type { Principal } from "../identity/verify";
 
 /** What a session is bound to; every later call must present a token of the same client and organization. */
-export interface SessionOwner {
-  organizationId: string;
-  clientId: string;
-}
+export type SessionOwner = Principal;
 
 export interface SessionRecord extends SessionOwner {
   protocolVersion: string;
