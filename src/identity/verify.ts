@@ -15,6 +15,9 @@ export class TokenRejected extends Error {}
 const ALGORITHMS = ["ES256", "RS256"];
 const CLOCK_TOLERANCE_S = 30;
 const ORGANIZATION_CACHE_MS = 60_000;
+// Unknown kids are attacker-controlled: look the keys up again at most this often, not on every such token.
+const JWKS_REFRESH_INTERVAL_MS = 10_000;
+let lastJwksRefresh = 0;
 
 const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 // The realm's JWKS array is cached and shared while unchanged; its key set (with imported keys) follows it.
@@ -31,8 +34,10 @@ const builtInKeys =
   (env: Env): JWTVerifyGetKey =>
   async (header, input) => {
     let keys = await publishedJwks(env);
-    if (header.kid && !keys.some((k) => k.kid === header.kid)) {
+    const now = Date.now();
+    if (header.kid && !keys.some((k) => k.kid === header.kid) && now - lastJwksRefresh >= JWKS_REFRESH_INTERVAL_MS) {
       // A key rotated in on another isolate: look once more before refusing.
+      lastJwksRefresh = now;
       refreshJwks();
       keys = await publishedJwks(env);
     }
