@@ -41,7 +41,8 @@ export async function serveCacheable(
   cacheKey: string,
   build: () => Promise<string | Response>,
 ): Promise<Response> {
-  let representation = isolateCache.get(cacheKey) ?? (await fromCacheApi(cacheKey));
+  const remembered = isolateCache.get(cacheKey);
+  let representation = remembered ?? (await fromCacheApi(cacheKey));
   if (!representation) {
     const built = await build();
     if (built instanceof Response) return built;
@@ -49,7 +50,7 @@ export async function serveCacheable(
     const stored = new Response(built, { headers: representationHeaders(representation.etag) });
     c.executionCtx.waitUntil(caches.default.put(new Request(cacheKey), stored));
   }
-  isolateCache.set(cacheKey, representation);
+  if (!remembered) isolateCache.set(cacheKey, representation);
   if (ifNoneMatchMatches(c.req.header("If-None-Match"), representation.etag)) return notModified(representation.etag);
   return new Response(representation.body, { status: 200, headers: representationHeaders(representation.etag) });
 }
