@@ -6,6 +6,8 @@ export interface Env {
   DB: D1Database;
   RATE_COUNTER: DurableObjectNamespace<RateCounter>;
   MCP_SESSION: DurableObjectNamespace<McpSession>;
+  /** Grants, tokens (as hashes) and clients of the connector flow, kept by workers-oauth-provider. */
+  OAUTH_KV: KVNamespace;
   ENVIRONMENT?: string;
   REALM?: string;
   BASE_URL?: string;
@@ -30,6 +32,8 @@ export interface Env {
   SSE_KEEP_ALIVE_SECONDS?: string;
   /** Comma-separated origins allowed to call /v1/sse from a browser. */
   ALLOWED_ORIGINS?: string;
+  /** Comma-separated redirect URIs any connector client may use (default: Claude's connector callbacks). */
+  ALLOWED_REDIRECT_URIS?: string;
 }
 
 export type AppEnv = { Bindings: Env };
@@ -41,6 +45,10 @@ export function intVar(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
+
+/** A comma-separated list var as its trimmed, non-empty members. */
+export const listVar = (value: string | undefined): string[] =>
+  (value ?? "").split(",").map((item) => item.trim()).filter(Boolean);
 
 /** Absolute origin of a surface: the configured URL, else the origin the request came in on. */
 export function surfaceOrigin(configured: string | undefined, requestUrl: string): string {

@@ -22,7 +22,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .post("/admin/v1/fixture", async (c) => {
     // The demo fixture carries well-known credentials: it can never be loaded outside development.
     if (!isDevelopment(c.env)) return envelopeError(404, "The demo fixture exists only in development.");
-    const loaded = await loadDemoFixture(c.env.DB);
+    const loaded = await loadDemoFixture(c.env);
     return c.json({ loaded }, loaded ? 201 : 200);
   })
   .post("/admin/v1/signing-keys/rotate", async (c) => c.json({ kid: await rotateSigningKey(c.env) }, 201));

@@ -1,4 +1,4 @@
-import { isDevelopment, type Env } from "../env";
+import { isDevelopment, listVar, type Env } from "../env";
 import { isLoopback } from "../http/plain-http";
 
 /**
@@ -13,6 +13,5 @@ export function isAllowedOrigin(origin: string, env: Env, requestUrl: string): b
     return false;
   }
   const own = [env.BASE_URL, env.AUTH_URL, env.API_URL, requestUrl].flatMap((u) => (u ? [new URL(u).origin] : []));
-  const configured = (env.ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
-  return [...own, ...configured].includes(url.origin) || (isDevelopment(env) && isLoopback(url));
+  return [...own, ...listVar(env.ALLOWED_ORIGINS)].includes(url.origin) || (isDevelopment(env) && isLoopback(url));
 }

@@ -13,3 +13,6 @@ export const insertScope = (db: D1Database, organizationId: string, entityId: st
   db
     .prepare("INSERT INTO organization_scopes (organization_id, entity_id) VALUES (?, ?)")
     .bind(organizationId, entityId);
+
+export const findOrganization = (db: D1Database, id: string): Promise<{ id: string; name: string } | null> =>
+  db.prepare("SELECT id, name FROM organizations WHERE id = ?").bind(id).first<{ id: string; name: string }>();

@@ -3,4 +3,4 @@ import { loadDemoFixture } from "../../src/fixture/load";
 
 // Every test file starts from the migrated schema and the demo fixture (a no-op when already loaded).
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-await loadDemoFixture(env.DB);
+await loadDemoFixture(env);
