@@ -8,6 +8,7 @@ import { isDependencyOutage } from "./http/outage";
 import { refusePlainHttp } from "./http/plain-http";
 import { identityRoutes } from "./identity/routes";
 import { mcpRoutes } from "./mcp/routes";
+import { oauthRoutes } from "./oauth/routes";
 import { surfaceError } from "./http/surface-errors";
 
 /** One Worker, every surface, routed by path (DESIGN §1). */
@@ -18,6 +19,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", contentApi());
   app.route("/", identityRoutes);
   app.route("/", mcpRoutes);
+  app.route("/", oauthRoutes);
   app.route("/", adminRoutes);
   app.notFound((c) => surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`));
   app.onError((error, c) => {

@@ -7,6 +7,8 @@ import { publishedJwks, refreshJwks } from "./signing-keys";
 export interface Principal {
   clientId: string;
   organizationId: string;
+  /** Only for tokens of the connector flow: the grant they belong to and the user who made it. */
+  grant?: { id: string; userId: string; grantedAt: string };
 }
 
 /** A bearer token that must be refused with 401 `invalid_token`; the message says why. */
@@ -59,7 +61,8 @@ function describeFailure(error: unknown): string {
   return "The access token is malformed.";
 }
 
-async function organizationOf(env: Env, clientId: string, now: number): Promise<string | null> {
+/** The organization a realm client is provisioned for (cached per isolate for up to 60 s). */
+export async function clientOrganization(env: Env, clientId: string, now = Date.now()): Promise<string | null> {
   const cached = organizationCache.get(clientId);
   if (cached && cached.until > now) return cached.organizationId;
   const organizationId = (await findIdentityClient(env.DB, clientId))?.organization_id ?? null;
@@ -100,7 +103,7 @@ export async function verifyAccessToken(env: Env, requestUrl: string, token: str
 
   const clientId = clientIdClaim(payload);
   if (typeof clientId !== "string" || clientId === "") throw new TokenRejected("The access token carries no client_id claim.");
-  const organizationId = await organizationOf(env, clientId, Date.now());
+  const organizationId = await clientOrganization(env, clientId);
   if (!organizationId) throw new TokenRejected(`The client ${clientId} has no organization scope.`);
   return { clientId, organizationId };
 }

@@ -1,7 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import { intVar, surfaceOrigin, type Env } from "../env";
 import { envelopeError } from "../http/surface-errors";
-import { TokenRejected, verifyAccessToken, type Principal } from "../identity/verify";
+import { clientOrganization, TokenRejected, verifyAccessToken, type Principal } from "../identity/verify";
+import { connectorAccessDenial } from "../oauth/access";
+import { isConnectorToken, verifyConnectorToken } from "../oauth/tokens";
 import { rateLimitHeaders } from "../rate-limit/rate-counter";
 
 export type McpEnv = { Bindings: Env; Variables: { principal: Principal } };
@@ -18,14 +20,25 @@ function unauthorized(env: Env, requestUrl: string, description?: string): Respo
   return envelopeError(401, description ?? "A bearer token is required.", { "WWW-Authenticate": challenge });
 }
 
-/** Verifies the bearer token and maps its client to an organization (SPEC Authentication rule 4). */
+/** A realm (or external issuer) JWT, or an access token of the connector flow, as a principal. */
+const verifyBearer = (env: Env, requestUrl: string, token: string): Promise<Principal> =>
+  isConnectorToken(token) ? verifyConnectorToken(env, requestUrl, token) : verifyAccessToken(env, requestUrl, token);
+
+/** Whether a principal verified earlier still has access: a long-lived stream asks again as it goes. */
+export async function stillAuthorized(env: Env, principal: Principal): Promise<boolean> {
+  if (!principal.grant) return (await clientOrganization(env, principal.clientId)) === principal.organizationId;
+  const { userId, grantedAt } = principal.grant;
+  return (await connectorAccessDenial(env, principal.clientId, { userId, grantedAt, organizationId: principal.organizationId })) === null;
+}
+
+/** Verifies the bearer token and maps it to an organization (SPEC Authentication rule 4). */
 export const bearerAuth = createMiddleware<McpEnv>(async (c, next) => {
   const header = c.req.header("Authorization");
   if (!header) return unauthorized(c.env, c.req.url);
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (!token) return unauthorized(c.env, c.req.url, "The Authorization header must be Bearer <access token>.");
   try {
-    c.set("principal", await verifyAccessToken(c.env, c.req.url, token));
+    c.set("principal", await verifyBearer(c.env, c.req.url, token));
   } catch (error) {
     if (error instanceof TokenRejected) return unauthorized(c.env, c.req.url, error.message);
     throw error;

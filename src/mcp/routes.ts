@@ -11,9 +11,10 @@ import { createMiddleware } from "hono/factory";
 import { intVar, realmIssuer, surfaceOrigin } from "../env";
 import { envelopeError } from "../http/surface-errors";
 import { MCP_SCOPE } from "../identity/tokens";
-import { bearerAuth, organizationRateLimit, type McpEnv } from "./auth";
+import { bearerAuth, organizationRateLimit, stillAuthorized, type McpEnv } from "./auth";
 import { isAllowedOrigin } from "./origins";
 import { createMcpServer } from "./server";
+import { mcpResources } from "../oauth/server";
 
 const SESSION_HEADER = "mcp-session-id";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -133,10 +134,13 @@ mcpRoutes.get("/v1/sse", async (c) => {
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(": stream open\n\n"));
-      // Each keep-alive also checks the session, so the stream ends with it (DELETE or expiry).
+      // Each keep-alive also checks the session and the caller's access, so the stream ends with either
+      // (DELETE, expiry, a disabled user, a deleted client); access withdrawn also ends the session.
       timer = setInterval(async () => {
         try {
-          if (await stub.touch(owner)) controller.enqueue(encoder.encode(": keep-alive\n\n"));
+          const authorized = await stillAuthorized(c.env, owner);
+          if (!authorized) await stub.terminate(owner);
+          if (authorized && (await stub.touch(owner))) controller.enqueue(encoder.encode(": keep-alive\n\n"));
           else {
             clearInterval(timer);
             controller.close();
@@ -155,13 +159,17 @@ mcpRoutes.get("/v1/sse", async (c) => {
   });
 });
 
-/** RFC 9728 protected-resource metadata, at the root and at the path of the MCP endpoint. */
+/**
+ * RFC 9728 protected-resource metadata: at the root for the MCP origin, and at the path of the MCP
+ * endpoint for the endpoint itself (§3.1). The connector flow's authorization server (this origin)
+ * comes first, then the realm and any external issuer.
+ */
 mcpRoutes.on("GET", ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/v1/sse"], (c) => {
   const base = surfaceOrigin(c.env.BASE_URL, c.req.url);
-  const issuers = [realmIssuer(c.env, c.req.url), ...(c.env.OIDC_ISSUER ? [c.env.OIDC_ISSUER] : [])];
+  const [origin, endpoint] = mcpResources(base);
   return c.json({
-    resource: base,
-    authorization_servers: issuers,
+    resource: c.req.path.endsWith("/v1/sse") ? endpoint : origin,
+    authorization_servers: [base, realmIssuer(c.env, c.req.url), ...(c.env.OIDC_ISSUER ? [c.env.OIDC_ISSUER] : [])],
     bearer_methods_supported: ["header"],
     scopes_supported: [MCP_SCOPE],
     resource_name: "Hospitality Content MCP server",

@@ -106,7 +106,10 @@ describe("realm keys and discovery", () => {
     const config = await app.fetch(new Request(`${BASE}/realms/hospitality/.well-known/openid-configuration`), vars, createExecutionContext());
     expect(((await config.json()) as { issuer: string }).issuer).toBe("https://id.hotels.example/realms/hospitality");
     const metadata = await app.fetch(new Request(`${BASE}/.well-known/oauth-protected-resource`), vars, createExecutionContext());
-    expect(await metadata.json()).toMatchObject({ resource: "https://mcp.hotels.example", authorization_servers: ["https://id.hotels.example/realms/hospitality"] });
+    expect(await metadata.json()).toMatchObject({
+      resource: "https://mcp.hotels.example",
+      authorization_servers: ["https://mcp.hotels.example", "https://id.hotels.example/realms/hospitality"],
+    });
     const unauthorized = await app.fetch(new Request(`${BASE}/v1/sse`, { method: "POST" }), vars, createExecutionContext());
     expect(unauthorized.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="https://mcp.hotels.example/.well-known/oauth-protected-resource"');
   });

@@ -231,13 +231,13 @@ describe("MCP host protections", () => {
     expect((await post(aurora, initializeRequest())).status).toBe(200);
   });
 
-  it("serves the protected-resource metadata publicly", async () => {
-    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/v1/sse"]) {
+  it("serves the protected-resource metadata publicly: the origin at the root, the endpoint at its path (RFC 9728 §3.1)", async () => {
+    for (const [path, resource] of [["/.well-known/oauth-protected-resource", BASE], ["/.well-known/oauth-protected-resource/v1/sse", `${BASE}/v1/sse`]]) {
       const res = await SELF.fetch(`${BASE}${path}`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({
-        resource: BASE,
-        authorization_servers: [`${BASE}/realms/hospitality`],
+        resource,
+        authorization_servers: [BASE, `${BASE}/realms/hospitality`],
         bearer_methods_supported: ["header"],
       });
     }

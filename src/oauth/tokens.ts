@@ -1,0 +1,29 @@
+import { surfaceOrigin, type Env } from "../env";
+import { TokenRejected, type Principal } from "../identity/verify";
+import { connectorAccessDenial, type ConnectorProps } from "./access";
+import { authorizationServer, mcpResources } from "./server";
+
+/** Tokens of the connector flow are `<userId>:<grantId>:<secret>`; realm JWTs never contain a colon. */
+export const isConnectorToken = (token: string): boolean => token.split(":").length === 3;
+
+/**
+ * Verifies an access token of the connector flow: the provider checks it (stored hash, expiry,
+ * audience = one of the MCP resources), then the user and client must still have access.
+ */
+export async function verifyConnectorToken(env: Env, requestUrl: string, token: string): Promise<Principal> {
+  const server = authorizationServer(env, requestUrl);
+  let validated = null;
+  for (const resource of mcpResources(surfaceOrigin(env.BASE_URL, requestUrl))) {
+    validated = await server.validateToken<ConnectorProps>(resource, token, env);
+    if (validated) break;
+  }
+  if (!validated) throw new TokenRejected("The access token is invalid, expired or revoked.");
+  const props = validated.props;
+  const denial = await connectorAccessDenial(env, validated.clientId, props);
+  if (denial) throw new TokenRejected(denial);
+  return {
+    clientId: validated.clientId,
+    organizationId: props.organizationId,
+    grant: { id: token.split(":")[1]!, userId: props.userId, grantedAt: props.grantedAt },
+  };
+}
