@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run dev`: applies D1 migrations locally, starts `wrangler dev`, loads the demo fixture into an
-// empty database and prints the demo credentials. Options: --port N (8787), --persist-to DIR.
+// empty database and prints the demo credentials.
+// Options: --port N (8787), --persist-to DIR, --var NAME:VALUE (repeatable, e.g. ALLOWED_REDIRECT_URIS:...).
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +11,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "node_modules", ".bin");
 // Wrangler needs Node 22: the node@22 devDependency in node_modules/.bin comes first for every child.
 const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" };
-const { values } = parseArgs({ options: { port: { type: "string", default: "8787" }, "persist-to": { type: "string" } } });
+const { values } = parseArgs({
+  options: { port: { type: "string", default: "8787" }, "persist-to": { type: "string" }, var: { type: "string", multiple: true, default: [] } },
+});
 const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : [];
 const origin = `http://localhost:${values.port}`;
 const ADMIN_TOKEN = "dev-admin-token";
@@ -26,7 +29,7 @@ const server = spawn(
   join(bin, "wrangler"),
   [
     "dev", "--port", values.port, "--ip", "127.0.0.1", "--show-interactive-dev-session=false",
-    "--var", "ENVIRONMENT:development", "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, ...persist,
+    "--var", "ENVIRONMENT:development", "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, ...values.var.flatMap((v) => ["--var", v]), ...persist,
   ],
   { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] },
 );
@@ -58,6 +61,8 @@ try {
     aurora-assistant / aurora-secret  -> org-aurora (HO-AUR, DMO-LIS)
     boreal-assistant / boreal-secret  -> org-boreal (HO-BOR)
     orphan-client / orphan-secret     -> no organization
+  Connector sign-in (OAuth, ${origin}/authorize):  ana@aurora.example / aurora-password -> org-aurora
+    pre-registered public client demo-connector, redirect http://localhost:8976/callback
   Operator token: ${ADMIN_TOKEN}
 
   Try: curl -H 'X-API-Key: demo-key' ${origin}/api/v3/content/HO-AUR/properties

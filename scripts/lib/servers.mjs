@@ -68,13 +68,13 @@ async function startProcess(command, args, readyText, timeoutMs) {
 
 /**
  * `npm run dev` on a free port with a fresh local state directory: migrations, the demo fixture, every
- * surface. Resolves once the demo credentials are printed.
+ * surface. `vars` are passed to wrangler. Resolves once the demo credentials are printed.
  */
-export async function startDevServer({ timeoutMs = 180_000 } = {}) {
+export async function startDevServer({ timeoutMs = 180_000, vars = {} } = {}) {
   const port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "hospitality-dev-"));
   const removeState = () => rmSync(state, { recursive: true, force: true });
-  const proc = await startProcess(process.execPath, [join(ROOT, "scripts", "dev.mjs"), "--port", String(port), "--persist-to", state], "Demo fixture:", timeoutMs).catch((error) => {
+  const proc = await startProcess(process.execPath, [join(ROOT, "scripts", "dev.mjs"), "--port", String(port), "--persist-to", state, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])], "Demo fixture:", timeoutMs).catch((error) => {
     removeState();
     throw error;
   });

@@ -18,7 +18,7 @@ describe("npm run dev", () => {
     const output = server.output();
     expect(output).toContain("0001_content_and_access.sql");
     expect(output).toContain("Demo fixture: loaded into the empty local database");
-    for (const credential of ["demo-key", "demo-key-small", "bench-key", "aurora-assistant / aurora-secret", "boreal-assistant / boreal-secret", "orphan-client / orphan-secret", "dev-admin-token"]) {
+    for (const credential of ["demo-key", "demo-key-small", "bench-key", "aurora-assistant / aurora-secret", "boreal-assistant / boreal-secret", "orphan-client / orphan-secret", "ana@aurora.example / aurora-password", "demo-connector", "dev-admin-token"]) {
       expect(output).toContain(credential);
     }
   });
