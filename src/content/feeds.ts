@@ -1,5 +1,5 @@
 import { countProperties, listRoster, type EntityKind, type EntityRow } from "../storage/entities";
-import { listFaqs, listPropertyFaqPage, type FaqRow, type PropertyFaqRow } from "../storage/faqs";
+import { groupByEntity, listEntityFaqPage, listFaqs, type FaqRow } from "../storage/faqs";
 import { contentError, FALLBACK_URL_PATTERN } from "./errors";
 import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
 
@@ -102,26 +102,12 @@ export async function buildBrandGraph(
   if (brandFaqs.length > 0 && !append(faqPage(brand, brandFaqs, flags, apiOrigin))) return overBudget();
 
   for (let afterId = ""; ; ) {
-    const pages = groupByProperty(await listPropertyFaqPage(db, brand.id, afterId, PROPERTY_PAGE_SIZE));
+    const pages = groupByEntity(await listEntityFaqPage(db, { brandId: brand.id, afterId, limit: PROPERTY_PAGE_SIZE }));
     for (const { entity, faqs } of pages) if (!append(faqPage(entity, faqs, flags, apiOrigin))) return overBudget();
     if (pages.length < PROPERTY_PAGE_SIZE) break;
     afterId = pages[pages.length - 1]!.entity.id;
   }
   return head + parts.join(",") + tail;
-}
-
-/** Rows of `listPropertyFaqPage` (one per FAQ, ordered by property) as one entry per property. */
-function groupByProperty(rows: PropertyFaqRow[]): { entity: PageEntity; faqs: FaqRow[] }[] {
-  const pages: { entity: PageEntity; faqs: FaqRow[] }[] = [];
-  for (const row of rows) {
-    let page = pages[pages.length - 1];
-    if (page?.entity.id !== row.id) {
-      page = { entity: { id: row.id, kind: "property", name: row.name, property_id: row.property_id, updated_at: row.updated_at }, faqs: [] };
-      pages.push(page);
-    }
-    if (row.question !== null) page.faqs.push({ category: row.category ?? "", question: row.question, answer: row.answer ?? "" });
-  }
-  return pages;
 }
 
 const payloadTooLarge = (message: string, path: string): Response =>

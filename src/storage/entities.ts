@@ -1,3 +1,5 @@
+import { jsonChunks } from "./json-chunks";
+
 /** SQL for the `entities` table: brands, properties, destinations and airports. */
 
 export const ENTITY_KINDS = ["brand", "property", "destination", "airport"] as const;
@@ -12,11 +14,10 @@ export interface EntityRow {
   updated_at: string;
 }
 
+const COLUMNS = "id, kind, name, brand_id, property_id, updated_at";
+
 export function findEntity(db: D1Database, id: string): Promise<EntityRow | null> {
-  return db
-    .prepare("SELECT id, kind, name, brand_id, property_id, updated_at FROM entities WHERE id = ?")
-    .bind(id)
-    .first<EntityRow>();
+  return db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).bind(id).first<EntityRow>();
 }
 
 /** A brand's properties in roster order: by name, then ID. */
@@ -44,12 +45,37 @@ export async function countEntities(db: D1Database): Promise<number> {
   return row?.n ?? 0;
 }
 
-export function upsertEntity(db: D1Database, entity: EntityRow): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO entities (id, kind, name, brand_id, property_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, name = excluded.name, brand_id = excluded.brand_id,
-         property_id = excluded.property_id, updated_at = excluded.updated_at`,
-    )
-    .bind(entity.id, entity.kind, entity.name, entity.brand_id, entity.property_id, entity.updated_at);
+/** Stored entities with one of `ids`, and the properties of the brands among `brandIds`. */
+export async function entitiesByIdOrBrand(db: D1Database, ids: string[], brandIds: string[]): Promise<EntityRow[]> {
+  const statements = [
+    ...jsonChunks(ids).map((chunk) => db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk)),
+    ...jsonChunks(brandIds).map((chunk) =>
+      db.prepare(`SELECT ${COLUMNS} FROM entities WHERE brand_id IN (SELECT value FROM json_each(?))`).bind(chunk),
+    ),
+  ];
+  if (statements.length === 0) return [];
+  const unique = new Map<string, EntityRow>();
+  for (const result of await db.batch<EntityRow>(statements)) for (const row of result.results) unique.set(row.id, row);
+  return [...unique.values()];
 }
+
+const FROM_JSON = `SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.kind') AS kind, json_extract(value, '$.name') AS name,
+  json_extract(value, '$.brand_id') AS brand_id, json_extract(value, '$.property_id') AS property_id,
+  json_extract(value, '$.updated_at') AS updated_at FROM json_each(?)`;
+
+export const insertEntities = (db: D1Database, rows: EntityRow[]): D1PreparedStatement[] =>
+  jsonChunks(rows).map((chunk) => db.prepare(`INSERT INTO entities (${COLUMNS}) ${FROM_JSON}`).bind(chunk));
+
+export const updateEntities = (db: D1Database, rows: EntityRow[]): D1PreparedStatement[] =>
+  jsonChunks(rows).map((chunk) =>
+    db
+      .prepare(
+        `UPDATE entities SET kind = j.kind, name = j.name, brand_id = j.brand_id, property_id = j.property_id, updated_at = j.updated_at
+         FROM (${FROM_JSON}) AS j WHERE entities.id = j.id`,
+      )
+      .bind(chunk),
+  );
+
+/** Removes entities; their FAQs, properties and organization scopes go with them (ON DELETE CASCADE). */
+export const deleteEntities = (db: D1Database, ids: string[]): D1PreparedStatement[] =>
+  jsonChunks(ids).map((chunk) => db.prepare("DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))").bind(chunk));

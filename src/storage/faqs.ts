@@ -1,4 +1,5 @@
 import type { EntityRow } from "./entities";
+import { jsonChunks } from "./json-chunks";
 
 /** SQL for the `faqs` table (its FTS5 index follows through triggers). */
 
@@ -13,6 +14,10 @@ export interface FaqInput extends FaqRow {
   position: number;
 }
 
+export interface StoredFaq extends FaqInput {
+  id: number;
+}
+
 /** One entity's FAQs in their stored order. */
 export async function listFaqs(db: D1Database, entityId: string): Promise<FaqRow[]> {
   const { results } = await db
@@ -22,36 +27,75 @@ export async function listFaqs(db: D1Database, entityId: string): Promise<FaqRow
   return results;
 }
 
-export type PropertyFaqRow = Pick<EntityRow, "id" | "name" | "property_id" | "updated_at"> & {
-  [K in keyof FaqRow]: FaqRow[K] | null;
-};
+export type EntityFaqRow = EntityRow & { [K in keyof FaqRow]: FaqRow[K] | null };
 
 /**
- * The next `limit` properties of a brand after `afterId` (by ID), each with its FAQs in stored order;
- * a property without FAQs comes as one row with null FAQ columns.
+ * The next `limit` entities after `afterId` (by ID), all of them or only a brand's properties, each
+ * with its FAQs in stored order; an entity without FAQs comes as one row with null FAQ columns.
  */
-export async function listPropertyFaqPage(
+export async function listEntityFaqPage(
   db: D1Database,
-  brandId: string,
-  afterId: string,
-  limit: number,
-): Promise<PropertyFaqRow[]> {
+  page: { brandId?: string; afterId: string; limit: number },
+): Promise<EntityFaqRow[]> {
   const { results } = await db
     .prepare(
       `WITH page AS (
-         SELECT id, name, property_id, updated_at FROM entities WHERE brand_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3
+         SELECT id, kind, name, brand_id, property_id, updated_at FROM entities
+         WHERE (?1 IS NULL OR brand_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3
        )
-       SELECT page.id, page.name, page.property_id, page.updated_at, f.category, f.question, f.answer
+       SELECT page.*, f.category, f.question, f.answer
        FROM page LEFT JOIN faqs f ON f.entity_id = page.id
        ORDER BY page.id, f.position`,
     )
-    .bind(brandId, afterId, limit)
-    .all<PropertyFaqRow>();
+    .bind(page.brandId ?? null, page.afterId, page.limit)
+    .all<EntityFaqRow>();
   return results;
 }
 
-export function insertFaq(db: D1Database, faq: FaqInput): D1PreparedStatement {
-  return db
-    .prepare("INSERT INTO faqs (entity_id, position, category, question, answer) VALUES (?, ?, ?, ?, ?)")
-    .bind(faq.entity_id, faq.position, faq.category, faq.question, faq.answer);
+/** Rows of `listEntityFaqPage` as one entry per entity, FAQs in order. */
+export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: FaqRow[] }[] {
+  const groups: { entity: EntityRow; faqs: FaqRow[] }[] = [];
+  for (const { category, question, answer, ...entity } of rows) {
+    let group = groups[groups.length - 1];
+    if (group?.entity.id !== entity.id) groups.push((group = { entity, faqs: [] }));
+    if (question !== null) group.faqs.push({ category: category ?? "", question, answer: answer ?? "" });
+  }
+  return groups;
 }
+
+/** Stored FAQs of the given entities. */
+export async function faqsOfEntities(db: D1Database, entityIds: string[]): Promise<StoredFaq[]> {
+  const statements = jsonChunks(entityIds).map((chunk) =>
+    db
+      .prepare("SELECT id, entity_id, position, category, question, answer FROM faqs WHERE entity_id IN (SELECT value FROM json_each(?))")
+      .bind(chunk),
+  );
+  if (statements.length === 0) return [];
+  return (await db.batch<StoredFaq>(statements)).flatMap((result) => result.results);
+}
+
+export const insertFaqs = (db: D1Database, faqs: FaqInput[]): D1PreparedStatement[] =>
+  jsonChunks(faqs).map((chunk) =>
+    db
+      .prepare(
+        `INSERT INTO faqs (entity_id, position, category, question, answer)
+         SELECT json_extract(value, '$.entity_id'), json_extract(value, '$.position'), json_extract(value, '$.category'),
+           json_extract(value, '$.question'), json_extract(value, '$.answer') FROM json_each(?)`,
+      )
+      .bind(chunk),
+  );
+
+export const updateFaqs = (db: D1Database, faqs: StoredFaq[]): D1PreparedStatement[] =>
+  jsonChunks(faqs.map(({ id, category, question, answer }) => ({ id, category, question, answer }))).map((chunk) =>
+    db
+      .prepare(
+        `UPDATE faqs SET category = j.category, question = j.question, answer = j.answer
+         FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.category') AS category,
+                 json_extract(value, '$.question') AS question, json_extract(value, '$.answer') AS answer FROM json_each(?)) AS j
+         WHERE faqs.id = j.id`,
+      )
+      .bind(chunk),
+  );
+
+export const deleteFaqs = (db: D1Database, ids: number[]): D1PreparedStatement[] =>
+  jsonChunks(ids).map((chunk) => db.prepare("DELETE FROM faqs WHERE id IN (SELECT value FROM json_each(?))").bind(chunk));

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { upsertEntity } from "../../src/storage/entities";
-import { insertFaq } from "../../src/storage/faqs";
+import { changeStatements, planImport } from "../../src/admin/content/apply";
+import type { ContentRecord } from "../../src/admin/content/records";
 import { API, expectErrorResponse, get } from "./helpers";
 
 type Page = {
@@ -122,14 +122,14 @@ describe("payload guards follow their configuration", () => {
   }
 
   async function seedBrand(id: string, properties: number) {
-    const at = "2026-11-02T00:00:00Z";
-    const statements = [upsertEntity(env.DB, { id, kind: "brand", name: `Brand ${id}`, brand_id: null, property_id: null, updated_at: at })];
+    const records: ContentRecord[] = [{ kind: "brand", id, name: `Brand ${id}`, faqs: [] }];
     for (let n = 1; n <= properties; n++) {
       const pid = `${id}-${n}`;
-      statements.push(upsertEntity(env.DB, { id: pid, kind: "property", name: `Hotel ${pid}`, brand_id: id, property_id: n, updated_at: at }));
-      statements.push(insertFaq(env.DB, { entity_id: pid, position: 0, category: "Parking", question: `Parking at ${pid}?`, answer: "x".repeat(400) }));
+      const faqs = [{ category: "Parking", question: `Parking at ${pid}?`, answer: "x".repeat(400) }];
+      records.push({ kind: "property", id: pid, name: `Hotel ${pid}`, brandId: id, propertyId: n, faqs });
     }
-    await env.DB.batch(statements);
+    const plan = await planImport(env.DB, records.map((record, i) => ({ line: i + 1, record })));
+    await env.DB.batch(changeStatements(env.DB, plan.changes));
   }
 
   it("counts the brand page only when the brand has FAQs, and allows exactly the limit", async () => {

@@ -1,0 +1,34 @@
+import { deleteEntities, entitiesByIdOrBrand, insertEntities, updateEntities } from "../../storage/entities";
+import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs } from "../../storage/faqs";
+import { planContent, type ContentChanges, type ContentPlan, type CurrentContent, type StagedRecord } from "./plan";
+
+/** What is stored of the entities the records name, the brands they point at, and the properties of their brands. */
+export async function currentContentFor(db: D1Database, rows: StagedRecord[]): Promise<CurrentContent> {
+  const ids = new Set<string>();
+  const brands: string[] = [];
+  for (const { record } of rows) {
+    ids.add(record.id);
+    if (record.kind === "property") ids.add(record.brandId);
+    if (record.kind === "brand") brands.push(record.id);
+  }
+  const entities = await entitiesByIdOrBrand(db, [...ids], brands);
+  return { entities, faqs: await faqsOfEntities(db, entities.map((e) => e.id)) };
+}
+
+export async function planImport(db: D1Database, rows: StagedRecord[], now = new Date().toISOString()): Promise<ContentPlan> {
+  return planContent(rows, await currentContentFor(db, rows), now);
+}
+
+/**
+ * The writes of a plan, in an order the constraints accept: new entities before their FAQs, freed
+ * FAQ positions before new ones, removed entities (with everything that cascades) last. In one D1
+ * batch they are one transaction.
+ */
+export const changeStatements = (db: D1Database, changes: ContentChanges): D1PreparedStatement[] => [
+  ...insertEntities(db, changes.entities.insert),
+  ...updateEntities(db, changes.entities.update),
+  ...deleteFaqs(db, changes.faqs.remove),
+  ...updateFaqs(db, changes.faqs.update),
+  ...insertFaqs(db, changes.faqs.insert),
+  ...deleteEntities(db, changes.entities.remove),
+];

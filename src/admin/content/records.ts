@@ -1,0 +1,75 @@
+import { z } from "@hono/zod-openapi";
+import { ENTITY_ID_PATTERN } from "../../content/schemas";
+import type { EntityKind } from "../../storage/entities";
+
+/**
+ * The content file format of import and export: one record per entity, its FAQs nested in their
+ * order. NDJSON holds one record per line, JSON an array of records. Export writes the members in
+ * the order declared here, so exporting what was imported gives the same bytes.
+ */
+
+/** SPEC "Entity identifiers": brands and properties are HO-, destinations DMO-, airports AIR-. */
+export const ID_PREFIX: Record<EntityKind, string> = { brand: "HO-", property: "HO-", destination: "DMO-", airport: "AIR-" };
+
+const EntityId = z.string().regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
+
+export const FaqRecord = z
+  .strictObject({
+    category: z.string().min(1).max(100),
+    question: z.string().min(1).max(1_000),
+    answer: z.string().min(1).max(10_000),
+  })
+  .openapi("FaqRecord");
+
+const common = {
+  id: EntityId,
+  name: z.string().min(1).max(300),
+  updatedAt: z.iso.datetime({ offset: true }).optional().openapi({
+    description: "When the entity last changed (FAQPage dateModified). Used when the entity is added; a change sets the time of the import.",
+  }),
+  faqs: z.array(FaqRecord).max(500).default([]).openapi({ description: "The entity's FAQs in order; they replace the stored ones." }),
+};
+
+export const ContentRecord = z
+  .discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("brand"), ...common }),
+    z.strictObject({
+      kind: z.literal("property"),
+      ...common,
+      brandId: EntityId.openapi({ description: "The brand the property belongs to: in the same file or already stored." }),
+      propertyId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().default(null).openapi({
+        description: "The partner's external property ID, or null.",
+      }),
+    }),
+    z.strictObject({ kind: z.literal("destination"), ...common }),
+    z.strictObject({ kind: z.literal("airport"), ...common }),
+  ])
+  .superRefine((record, ctx) => {
+    const prefix = ID_PREFIX[record.kind];
+    if (!record.id.startsWith(prefix)) ctx.addIssue({ code: "custom", path: ["id"], message: `a ${record.kind} ID starts with ${prefix}` });
+    if (record.kind === "property" && !record.brandId.startsWith(prefix)) {
+      ctx.addIssue({ code: "custom", path: ["brandId"], message: `a brand ID starts with ${prefix}` });
+    }
+  })
+  .openapi("ContentRecord");
+export type ContentRecord = z.output<typeof ContentRecord>;
+export type FaqRecord = z.output<typeof FaqRecord>;
+
+/** A problem with one row of a file: its line (NDJSON) or position (JSON array), the field, and what is wrong. */
+export const RowError = z
+  .object({
+    line: z.number().int().openapi({ description: "Line of the NDJSON file, or 1-based position in the JSON array." }),
+    field: z.string().openapi({ example: "faqs.2.answer" }),
+    message: z.string(),
+  })
+  .openapi("RowError");
+export type RowError = z.infer<typeof RowError>;
+
+/** Validates one row; the errors name the field of each problem. */
+export function parseRecord(line: number, value: unknown): { record: ContentRecord } | { errors: RowError[] } {
+  const parsed = ContentRecord.safeParse(value);
+  if (parsed.success) return { record: parsed.data };
+  return {
+    errors: parsed.error.issues.map((issue) => ({ line, field: issue.path.join(".") || "(record)", message: issue.message })),
+  };
+}

@@ -1,0 +1,24 @@
+/** D1 binds at most 1 MB per value (and 100 values per statement), so bulk writes pass rows as JSON arrays. */
+export const MAX_JSON_PARAM_BYTES = 900_000;
+
+const encoder = new TextEncoder();
+
+/** `items` as JSON arrays of at most `maxBytes` each, in order; none when there are no items. */
+export function jsonChunks(items: readonly unknown[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  let bytes = 2;
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    const size = encoder.encode(json).byteLength + 1;
+    if (parts.length > 0 && bytes + size > maxBytes) {
+      chunks.push(`[${parts.join(",")}]`);
+      parts = [];
+      bytes = 2;
+    }
+    parts.push(json);
+    bytes += size;
+  }
+  if (parts.length > 0) chunks.push(`[${parts.join(",")}]`);
+  return chunks;
+}
