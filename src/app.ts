@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { adminRoutes } from "./admin/routes";
+import { HTTPException } from "hono/http-exception";
+import { adminApi } from "./admin/routes";
 import { contentApi } from "./content/routes";
 import { contentError, requestPath } from "./content/errors";
 import type { AppEnv } from "./env";
@@ -20,10 +21,14 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", identityRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
-  app.route("/", adminRoutes);
+  app.route("/", adminApi());
   app.notFound((c) => surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`));
   app.onError((error, c) => {
     const path = requestPath(c.req.raw);
+    // Thrown by Hono for requests it cannot read (a malformed JSON body): the client's mistake, in its surface's shape.
+    if (error instanceof HTTPException && error.status >= 400 && error.status < 500) {
+      return surfaceError(path, error.status === 413 ? 413 : 400, error.message || "The request could not be read.");
+    }
     // The cause goes to the logs, never to the client.
     console.error(JSON.stringify({ event: "unhandled_error", path, message: String(error), stack: (error as Error).stack }));
     if (path.startsWith("/api/") && isDependencyOutage(error)) {

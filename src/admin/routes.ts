@@ -1,28 +1,58 @@
-import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
-import { constantTimeEqual } from "../crypto/hash";
-import { isDevelopment, type AppEnv } from "../env";
-import { loadDemoFixture } from "../fixture/load";
-import { rotateSigningKey } from "../identity/signing-keys";
-import { envelopeError } from "../http/surface-errors";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "../http/body";
+import { apiKeyRoutes } from "./api-keys";
+import { adminAuth, type AdminEnv } from "./auth";
+import { connectorClientRoutes } from "./connector-clients";
+import { contentRoutes } from "./content/routes";
+import { identityClientRoutes } from "./identity-clients";
+import { adminError } from "./openapi";
+import { organizationRoutes } from "./organizations";
+import { systemRoutes } from "./system";
+import { userRoutes } from "./users";
 
-/** Operator API: bearer ADMIN_TOKEN; the whole surface answers 404 while the secret is unset. */
-const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const expected = c.env.ADMIN_TOKEN;
-  if (!expected) return envelopeError(404, "Not found.");
-  const presented = /^Bearer\s+(\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1];
-  if (!presented || !(await constantTimeEqual(presented, expected))) {
-    return envelopeError(401, "A valid operator token is required.", { "WWW-Authenticate": 'Bearer realm="admin"' });
-  }
-  await next();
-});
+// Import rows come in chunks of up to 2,000 records; every other request is a small JSON object.
+const MAX_IMPORT_CHUNK_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
-export const adminRoutes = new Hono<AppEnv>()
-  .use("/admin/*", adminAuth)
-  .post("/admin/v1/fixture", async (c) => {
-    // The demo fixture carries well-known credentials: it can never be loaded outside development.
-    if (!isDevelopment(c.env)) return envelopeError(404, "The demo fixture exists only in development.");
-    const loaded = await loadDemoFixture(c.env);
-    return c.json({ loaded }, loaded ? 201 : 200);
-  })
-  .post("/admin/v1/signing-keys/rotate", async (c) => c.json({ kid: await rotateSigningKey(c.env) }, 201));
+/** The operator API under /admin/v1 (DESIGN §7): JSON in and out, every change audited, described by its own OpenAPI document. */
+export function adminApi(): OpenAPIHono<AdminEnv> {
+  const api = new OpenAPIHono<AdminEnv>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      // A path that cannot name a resource names none, as on the content API.
+      if (result.target === "param") return adminError(c, 404, "No such resource.");
+      const details = result.error.issues.map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
+      return adminError(c, 400, `Invalid ${result.target === "json" ? "request body" : result.target}: ${details.map((d) => `${d.field} ${d.message}`).join("; ")}.`, details);
+    },
+  }).basePath("/admin/v1");
+
+  api.use(
+    "*",
+    adminAuth,
+    bodyLimit(
+      (c) => (/\/imports\/[^/]+\/rows$/.test(c.req.path) ? MAX_IMPORT_CHUNK_BYTES : MAX_BODY_BYTES),
+      (c, max) => adminError(c, 413, `The request body is larger than ${max} bytes.`),
+    ),
+  );
+
+  organizationRoutes(api);
+  identityClientRoutes(api);
+  apiKeyRoutes(api);
+  userRoutes(api);
+  connectorClientRoutes(api);
+  contentRoutes(api);
+  systemRoutes(api);
+
+  api.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" });
+  api.doc31("/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Hospitality Content operator API",
+      version: "1",
+      description: "Content import and export, organizations, identity clients, API keys, connector users and clients. Every change is written to the audit log.",
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+    security: [{ OperatorToken: [] }],
+  }));
+  return api;
+}

@@ -1,3 +1,5 @@
+import { fromBase64Url, toBase64Url } from "./base64url";
+
 /**
  * Password hashes: PBKDF2-SHA256 with a random 16-byte salt per password, encoded as
  * `pbkdf2-sha256$<iterations>$<salt>$<hash>` (base64url) so the cost can rise without a migration.
@@ -8,12 +10,6 @@ export const PASSWORD_ITERATIONS = 100_000;
 const SCHEME = "pbkdf2-sha256";
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
-
-const toBase64Url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-
-const fromBase64Url = (text: string): Uint8Array =>
-  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);

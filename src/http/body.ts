@@ -1,3 +1,6 @@
+import type { Context, Env } from "hono";
+import { createMiddleware } from "hono/factory";
+
 /** The request body is larger than the surface accepts. */
 export class BodyTooLarge extends Error {}
 
@@ -29,4 +32,23 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     offset += chunk.byteLength;
   }
   return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Caps the request body at `maxBytes(c)`, counted as it arrives, before any handler parses it; the
+ * body is then read from memory. `tooLarge` answers in the surface's own error shape.
+ */
+export function bodyLimit<E extends Env>(maxBytes: (c: Context<E>) => number, tooLarge: (c: Context<E>, maxBytes: number) => Response) {
+  return createMiddleware<E>(async (c, next) => {
+    if (c.req.raw.body) {
+      const limit = maxBytes(c);
+      try {
+        c.req.raw = new Request(c.req.raw, { body: await readBodyText(c.req.raw, limit) });
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return tooLarge(c, limit);
+        throw error;
+      }
+    }
+    await next();
+  });
 }

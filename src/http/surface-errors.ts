@@ -1,23 +1,36 @@
 import { contentError, type ContentErrorStatus } from "../content/errors";
 
-/** The MCP server's (and operator API's) error envelope of SPEC "Errors". */
-export const MCP_ERROR_CODES = {
+/**
+ * The MCP server's (and operator API's) error envelope of SPEC "Errors". SPEC's table has no row for
+ * 403, 409, 413 and 415; those keep their status with a code in the same style.
+ */
+export const ENVELOPE_CODES = {
   400: "bad_request",
   401: "unauthorized",
   403: "forbidden",
   404: "not_found",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
   429: "rate_limited",
   500: "internal_error",
 } as const;
-export type EnvelopeStatus = keyof typeof MCP_ERROR_CODES;
+export type EnvelopeStatus = keyof typeof ENVELOPE_CODES;
+
+/** What a field-level problem looks like in `error.details` (the operator API's validation errors). */
+export interface ErrorDetail {
+  line?: number;
+  field: string;
+  message: string;
+}
 
 export function envelopeError(
   status: EnvelopeStatus,
   message: string,
   headers?: HeadersInit,
-  extra?: { retry_after?: number },
+  extra?: { retry_after?: number; details?: ErrorDetail[] },
 ): Response {
-  return Response.json({ error: { code: MCP_ERROR_CODES[status], message, ...extra } }, { status, headers });
+  return Response.json({ error: { code: ENVELOPE_CODES[status], message, ...extra } }, { status, headers });
 }
 
 /** OAuth 2.0 JSON error (RFC 6749 §5.2) for the identity provider's endpoints. */
@@ -25,10 +38,12 @@ export function oauthError(status: number, error: string, description: string, h
   return Response.json({ error, error_description: description }, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
 
+export type SurfaceErrorStatus = ContentErrorStatus & EnvelopeStatus;
+
 const OAUTH_ERROR_NAMES: Record<number, string> = { 401: "invalid_client", 403: "access_denied", 404: "invalid_request" };
 
 /** An error in the body format of the surface that `path` belongs to (DESIGN §1). */
-export function surfaceError(path: string, status: ContentErrorStatus & EnvelopeStatus, message: string): Response {
+export function surfaceError(path: string, status: SurfaceErrorStatus, message: string): Response {
   if (path.startsWith("/api/")) return contentError(status, message, path);
   if (path.startsWith("/realms/")) return oauthError(status, OAUTH_ERROR_NAMES[status] ?? "server_error", message);
   return envelopeError(status, message);

@@ -28,3 +28,18 @@ export const matchesAny = (presented: string, allowed: readonly string[]): boole
 export async function isRedirectUriAllowed(env: Env, clientId: string, redirectUri: string): Promise<boolean> {
   return matchesAny(redirectUri, configuredRedirectUris(env)) || matchesAny(redirectUri, await clientRedirectUris(env.DB, clientId));
 }
+
+/** What a redirect URI must look like before the operator may allow it: https, or http on loopback; no fragment, no userinfo. */
+export function redirectUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return "is not an absolute URL";
+  }
+  if (url.hash || uri.includes("#")) return "must not have a fragment";
+  if (url.username || url.password) return "must not carry user information";
+  if (url.protocol === "https:") return null;
+  if (url.protocol === "http:" && LOOPBACK.test(uri)) return null;
+  return "must use https (or http on localhost, 127.0.0.1 or [::1])";
+}

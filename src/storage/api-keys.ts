@@ -27,10 +27,17 @@ export function insertApiKey(db: D1Database, key: ApiKeyInput): D1PreparedStatem
     .bind(key.id, key.key_hash, key.partner, key.hourly_limit, key.expires_at, key.revoked_at, key.created_at);
 }
 
-export async function revokeApiKey(db: D1Database, id: string, at: string): Promise<boolean> {
-  const result = await db
-    .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
-    .bind(at, id)
-    .run();
-  return result.meta.changes > 0;
+/** Keys without their hashes, one or all, newest first. */
+export async function listApiKeys(db: D1Database, id?: string): Promise<Omit<ApiKeyInput, "key_hash">[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, partner, hourly_limit, expires_at, revoked_at, created_at FROM api_keys
+       WHERE ?1 IS NULL OR id = ?1 ORDER BY created_at DESC, id`,
+    )
+    .bind(id ?? null)
+    .all<Omit<ApiKeyInput, "key_hash">>();
+  return results;
 }
+
+export const revokeApiKey = (db: D1Database, id: string, at: string): D1PreparedStatement =>
+  db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(at, id);

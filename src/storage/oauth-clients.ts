@@ -21,3 +21,19 @@ export const revokeClientGrants = (db: D1Database, clientId: string, at: string)
        ON CONFLICT (client_id) DO UPDATE SET revoked_at = excluded.revoked_at`,
     )
     .bind(clientId, at);
+
+export const deleteClientRedirectUri = (db: D1Database, clientId: string, redirectUri: string): D1PreparedStatement =>
+  db.prepare("DELETE FROM oauth_client_redirect_uris WHERE client_id = ? AND redirect_uri = ?").bind(clientId, redirectUri);
+
+export const deleteClientRedirectUris = (db: D1Database, clientId: string): D1PreparedStatement =>
+  db.prepare("DELETE FROM oauth_client_redirect_uris WHERE client_id = ?").bind(clientId);
+
+/** Every client that has operator-added redirect URIs, with them. */
+export async function allClientRedirectUris(db: D1Database): Promise<Map<string, string[]>> {
+  const { results } = await db
+    .prepare("SELECT client_id, redirect_uri FROM oauth_client_redirect_uris ORDER BY client_id, redirect_uri")
+    .all<{ client_id: string; redirect_uri: string }>();
+  const byClient = new Map<string, string[]>();
+  for (const row of results) byClient.set(row.client_id, [...(byClient.get(row.client_id) ?? []), row.redirect_uri]);
+  return byClient;
+}

@@ -41,11 +41,21 @@ export const connectorAccessRow = (db: D1Database, userId: string, clientId: str
     .bind(userId, clientId)
     .first<ConnectorAccessRow>();
 
-/** Disables a user and voids every grant they made so far; false when there was no enabled user. */
-export async function disableUser(db: D1Database, id: string, at: string): Promise<boolean> {
-  const result = await db
-    .prepare("UPDATE users SET disabled_at = ?2, tokens_valid_after = ?2 WHERE id = ?1 AND disabled_at IS NULL")
-    .bind(id, at)
-    .run();
-  return result.meta.changes > 0;
+/** Disables a user and voids every grant they made so far. */
+export const disableUser = (db: D1Database, id: string, at: string): D1PreparedStatement =>
+  db.prepare("UPDATE users SET disabled_at = ?2, tokens_valid_after = ?2 WHERE id = ?1 AND disabled_at IS NULL").bind(id, at);
+
+export async function listUsers(db: D1Database, organizationId?: string): Promise<UserRow[]> {
+  const { results } = await db
+    .prepare(`SELECT ${COLUMNS} FROM users WHERE ?1 IS NULL OR organization_id = ?1 ORDER BY email`)
+    .bind(organizationId ?? null)
+    .all<UserRow>();
+  return results;
 }
+
+export const enableUser = (db: D1Database, id: string): D1PreparedStatement =>
+  db.prepare("UPDATE users SET disabled_at = NULL WHERE id = ?").bind(id);
+
+/** A new password also voids every grant made with the old one. */
+export const setUserPassword = (db: D1Database, id: string, passwordHash: string, at: string): D1PreparedStatement =>
+  db.prepare("UPDATE users SET password_hash = ?, tokens_valid_after = ? WHERE id = ?").bind(passwordHash, at, id);

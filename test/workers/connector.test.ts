@@ -2,7 +2,6 @@ import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { CONNECTOR_ACCESS_CACHE_MS } from "../../src/oauth/access";
-import { deleteConnectorClient, disableConnectorUser } from "../../src/oauth/revoke";
 import { revokeClientGrants } from "../../src/storage/oauth-clients";
 import { disableUser } from "../../src/storage/users";
 import { oauthHelpers } from "../../src/oauth/server";
@@ -432,7 +431,7 @@ describe("connector tokens at /v1/sse", () => {
 
     // D1 alone decides: the provider's KV records may not have reached every location yet.
     const disabledAt = Date.now();
-    await disableUser(env.DB, userId, new Date(disabledAt).toISOString());
+    await disableUser(env.DB, userId, new Date(disabledAt).toISOString()).run();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(disabledAt + 5000);
     expect(await expectEnvelope(await post(tokens.access_token, listTools, sessionId), 401, "unauthorized")).toMatch(/disabled/);
@@ -464,7 +463,7 @@ describe("connector tokens at /v1/sse", () => {
     expect(await text()).toBe(": keep-alive\n\n");
 
     const disabledAt = Date.now();
-    await disableUser(env.DB, userId, new Date(disabledAt).toISOString());
+    await disableUser(env.DB, userId, new Date(disabledAt).toISOString()).run();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(disabledAt + 5000);
     expect((await reader.read()).done).toBe(true);
@@ -476,13 +475,13 @@ describe("connector tokens at /v1/sse", () => {
     expect(stored).toBeNull();
   });
 
-  it("revoke the provider's grants too when a user is disabled", async () => {
+  it("are revoked in the provider's store too when the operator disables the user", async () => {
     const userId = await createUser("ines@aurora.example", "ines-password");
     const tokens = await connectorTokens({ user: { email: "ines@aurora.example", password: "ines-password" } });
     expect((await helpers().listUserGrants(userId)).items).toHaveLength(1);
-    expect(await disableConnectorUser(env, BASE, userId)).toBe(true);
+    expect((await admin("POST", `/users/${userId}/disable`)).status).toBe(200);
     expect((await helpers().listUserGrants(userId)).items).toHaveLength(0);
-    expect(await disableConnectorUser(env, BASE, userId)).toBe(false);
+    expect((await admin("POST", `/users/${userId}/disable`)).status).toBe(409);
     await expectEnvelope(await post(tokens.access_token, initializeRequest()), 401, "unauthorized");
   });
 
@@ -504,7 +503,7 @@ describe("connector tokens at /v1/sse", () => {
     expect(await refused.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/revoked/) });
 
     vi.useRealTimers();
-    await deleteConnectorClient(env, BASE, client.clientId);
+    expect((await admin("DELETE", `/connector-clients/${client.clientId}`)).status).toBe(204);
     expect(await helpers().lookupClient(client.clientId)).toBeNull();
     await expectEnvelope(await post(tokens.access_token, listTools, sessionId), 401, "unauthorized");
     const afterDelete = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.clientId });
@@ -519,6 +518,9 @@ describe("connector tokens at /v1/sse", () => {
     expect((await post(access_token, listTools, sessionId)).status).toBe(200);
   });
 });
+
+const admin = (method: string, path: string) =>
+  SELF.fetch(`${BASE}/admin/v1${path}`, { method, headers: { Authorization: "Bearer test-admin-token" } });
 
 async function createUser(email: string, password: string): Promise<string> {
   const { hashPassword } = await import("../../src/crypto/password");

@@ -1,0 +1,172 @@
+import type { ClientInfo } from "@cloudflare/workers-oauth-provider";
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { redirectUriProblem } from "../oauth/redirect-uris";
+import { removeProviderClient } from "../oauth/revoke";
+import { oauthHelpers } from "../oauth/server";
+import {
+  allClientRedirectUris,
+  clientRedirectUris,
+  deleteClientRedirectUri,
+  deleteClientRedirectUris,
+  insertClientRedirectUri,
+  revokeClientGrants,
+} from "../storage/oauth-clients";
+import { audit } from "./audit";
+import type { AdminEnv } from "./auth";
+import { adminError, ERRORS, json, jsonBody, notFound } from "./openapi";
+
+/**
+ * OAuth clients of the connector flow. The provider keeps registered clients in KV; D1 keeps the
+ * redirect URIs the operator allowed for each client (a client registered here, by itself, or known
+ * only by its metadata-document URL).
+ */
+
+const ConnectorClient = z
+  .object({
+    clientId: z.string(),
+    name: z.string().nullable(),
+    public: z.boolean().nullable().openapi({ description: "No client secret (PKCE only); null for a client known only by its metadata document." }),
+    redirectUris: z.array(z.string()).openapi({ description: "What the client registered." }),
+    allowedRedirectUris: z.array(z.string()).openapi({ description: "What the operator allowed for this client, besides ALLOWED_REDIRECT_URIS." }),
+    registeredAt: z.string().nullable(),
+  })
+  .openapi("ConnectorClient");
+const ConnectorClientWithSecret = ConnectorClient.extend({
+  clientSecret: z.string().optional().openapi({ description: "Confidential clients only: shown once." }),
+}).openapi("ConnectorClientWithSecret");
+
+const RedirectUri = z.string().max(2048).superRefine((uri, ctx) => {
+  const problem = redirectUriProblem(uri);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+const ConnectorClientCreate = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  redirectUris: z.array(RedirectUri).min(1).max(20),
+  confidential: z.boolean().default(false).openapi({ description: "Issue a client secret (client_secret_basic) instead of a public client." }),
+});
+const RedirectUriBody = z.strictObject({ redirectUri: RedirectUri });
+const IdParam = z.object({ clientId: z.string().min(1).max(2048).openapi({ param: { name: "clientId", in: "path" }, description: "URL-encoded; a metadata-document client's ID is its URL." }) });
+const UriQuery = z.object({ redirectUri: z.string().min(1).max(2048).openapi({ param: { name: "redirectUri", in: "query" } }) });
+
+const tags = ["Connector clients"];
+
+function view(clientId: string, info: ClientInfo | null, allowed: string[]) {
+  return {
+    clientId,
+    name: info?.clientName ?? null,
+    public: info ? info.tokenEndpointAuthMethod === "none" : null,
+    redirectUris: info?.redirectUris ?? [],
+    allowedRedirectUris: allowed,
+    registeredAt: info?.registrationDate === undefined ? null : new Date(info.registrationDate * 1000).toISOString(),
+  };
+}
+
+// A metadata-document client's ID is an https URL; looking it up would fetch a third party's document.
+const isMetadataDocumentId = (clientId: string) => clientId.startsWith("https://");
+
+export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
+  /** The provider's record (null for a metadata-document client) and the operator's allowed URIs; null when neither exists. */
+  async function load(env: AdminEnv["Bindings"], url: string, clientId: string) {
+    const [info, allowed] = await Promise.all([
+      isMetadataDocumentId(clientId) ? null : oauthHelpers(env, url).lookupClient(clientId),
+      clientRedirectUris(env.DB, clientId),
+    ]);
+    return info || allowed.length > 0 ? { info, allowed } : null;
+  }
+
+  app.openapi(
+    createRoute({ method: "get", path: "/connector-clients", tags, summary: "List the connector flow's OAuth clients", responses: { 200: { description: "Clients by ID.", content: json(z.object({ connectorClients: z.array(ConnectorClient) })) }, ...ERRORS } }),
+    async (c) => {
+      const oauth = oauthHelpers(c.env, c.req.url);
+      const stored: ClientInfo[] = [];
+      for (let cursor: string | undefined; ; ) {
+        const page = await oauth.listClients({ limit: 1000, cursor });
+        stored.push(...page.items);
+        if (!page.cursor) break;
+        cursor = page.cursor;
+      }
+      const allowed = await allClientRedirectUris(c.env.DB);
+      const ids = [...new Set([...stored.map((s) => s.clientId), ...allowed.keys()])].sort();
+      const byId = new Map(stored.map((s) => [s.clientId, s]));
+      return c.json({ connectorClients: ids.map((id) => view(id, byId.get(id) ?? null, allowed.get(id) ?? [])) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "get", path: "/connector-clients/{clientId}", tags, summary: "One connector client", request: { params: IdParam }, responses: { 200: { description: "The client.", content: json(ConnectorClient) }, ...ERRORS } }),
+    async (c) => {
+      const { clientId } = c.req.valid("param");
+      const client = await load(c.env, c.req.url, clientId);
+      return client ? c.json(view(clientId, client.info, client.allowed), 200) : notFound(c, "such connector client");
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "post", path: "/connector-clients", tags, summary: "Register a connector client with its redirect URIs (all allowed for it)", request: jsonBody(ConnectorClientCreate), responses: { 201: { description: "Registered.", content: json(ConnectorClientWithSecret) }, ...ERRORS } }),
+    async (c) => {
+      const input = c.req.valid("json");
+      const created = await oauthHelpers(c.env, c.req.url).createClient({
+        clientName: input.name,
+        redirectUris: input.redirectUris,
+        tokenEndpointAuthMethod: input.confidential ? "client_secret_basic" : "none",
+        grantTypes: ["authorization_code", "refresh_token"],
+        responseTypes: ["code"],
+      });
+      const at = new Date().toISOString();
+      const uris = [...new Set(input.redirectUris)];
+      await c.env.DB.batch([
+        ...uris.map((uri) => insertClientRedirectUri(c.env.DB, created.clientId, uri, at)),
+        audit(c, "connector_client.create", created.clientId, { name: input.name, redirectUris: uris, confidential: input.confidential }),
+      ]);
+      return c.json({ ...view(created.clientId, created, uris), ...(created.clientSecret ? { clientSecret: created.clientSecret } : {}) }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "post", path: "/connector-clients/{clientId}/redirect-uris", tags, summary: "Allow one more redirect URI for a client", request: { params: IdParam, ...jsonBody(RedirectUriBody) }, responses: { 200: { description: "The client.", content: json(ConnectorClient) }, ...ERRORS } }),
+    async (c) => {
+      const { clientId } = c.req.valid("param");
+      const { redirectUri } = c.req.valid("json");
+      const client = await load(c.env, c.req.url, clientId);
+      if (!client && !isMetadataDocumentId(clientId)) return notFound(c, "such connector client");
+      if (client?.allowed.includes(redirectUri)) return adminError(c, 409, `${redirectUri} is already allowed for ${clientId}.`);
+      // A client registered here must also list the URI, or the provider refuses it before our allow-list is asked.
+      if (client?.info && !client.info.redirectUris.includes(redirectUri)) {
+        await oauthHelpers(c.env, c.req.url).updateClient(clientId, { redirectUris: [...client.info.redirectUris, redirectUri] });
+      }
+      await c.env.DB.batch([
+        insertClientRedirectUri(c.env.DB, clientId, redirectUri, new Date().toISOString()),
+        audit(c, "connector_client.redirect_uri.add", clientId, { redirectUri }),
+      ]);
+      const updated = (await load(c.env, c.req.url, clientId))!;
+      return c.json(view(clientId, updated.info, updated.allowed), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "delete", path: "/connector-clients/{clientId}/redirect-uris", tags, summary: "Stop allowing a redirect URI for a client", request: { params: IdParam, query: UriQuery }, responses: { 200: { description: "The client.", content: json(ConnectorClient) }, ...ERRORS } }),
+    async (c) => {
+      const { clientId } = c.req.valid("param");
+      const { redirectUri } = c.req.valid("query");
+      const client = await load(c.env, c.req.url, clientId);
+      if (!client?.allowed.includes(redirectUri)) return adminError(c, 404, `${redirectUri} is not allowed for ${clientId}.`);
+      await c.env.DB.batch([deleteClientRedirectUri(c.env.DB, clientId, redirectUri), audit(c, "connector_client.redirect_uri.remove", clientId, { redirectUri })]);
+      return c.json(view(clientId, client.info, client.allowed.filter((uri) => uri !== redirectUri)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "delete", path: "/connector-clients/{clientId}", tags, summary: "Delete a client: its tokens stop working within 5 s and its sessions end", request: { params: IdParam }, responses: { 204: { description: "Deleted." }, ...ERRORS } }),
+    async (c) => {
+      const { clientId } = c.req.valid("param");
+      if (!(await load(c.env, c.req.url, clientId))) return notFound(c, "such connector client");
+      await c.env.DB.batch([
+        revokeClientGrants(c.env.DB, clientId, new Date().toISOString()),
+        deleteClientRedirectUris(c.env.DB, clientId),
+        audit(c, "connector_client.delete", clientId),
+      ]);
+      await removeProviderClient(c.env, c.req.url, clientId);
+      return c.body(null, 204);
+    },
+  );
+}

@@ -1,0 +1,219 @@
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { randomId } from "../../crypto/random";
+import { contentVersionStatement, readContentVersion } from "../../storage/content-version";
+import { deleteImport, deleteStaleImports, findImport, insertImport, stagedRows, stageRows, type StagedRow } from "../../storage/content-imports";
+import { countProperties, deleteEntities, findEntity } from "../../storage/entities";
+import { groupByEntity, listEntityFaqPage, type FaqRow } from "../../storage/faqs";
+import type { EntityRow } from "../../storage/entities";
+import { audit } from "../audit";
+import type { AdminEnv } from "../auth";
+import { adminError, ERRORS, json, jsonBody, notFound, SafeId, Timestamp } from "../openapi";
+import { changeStatements, planImport } from "./apply";
+import { rejectedPlan, type ContentPlan, type StagedRecord } from "./plan";
+import { ContentRecord, parseRecord, RowError } from "./records";
+
+/**
+ * Content import in three steps, so a file of any size is checked whole and applied at once:
+ * rows are uploaded in chunks to a staged import (each row validated and kept with its errors),
+ * the plan says what would be added, changed and removed, and the commit applies all of it in one
+ * D1 batch (one transaction) or nothing. Export pages through the same record format.
+ */
+
+export const MAX_ROWS_PER_REQUEST = 2000;
+const MAX_RECORD_BYTES = 256 * 1024;
+const STALE_IMPORT_MS = 24 * 3_600_000;
+const MAX_ERRORS_SHOWN = 1000;
+
+const ImportStatus = z
+  .object({ id: z.string(), createdAt: Timestamp, rows: z.number().int(), invalid: z.number().int() })
+  .openapi("ImportStatus");
+const RowsUpload = z.strictObject({
+  rows: z
+    .array(z.strictObject({ line: z.number().int().min(1), record: z.unknown() }))
+    .min(1)
+    .max(MAX_ROWS_PER_REQUEST)
+    .openapi({ description: "Rows with their line in the file (NDJSON) or position (JSON array); sending a line again replaces it." }),
+});
+const RowsAccepted = z.object({ received: z.number().int(), invalid: z.array(RowError) }).openapi("RowsAccepted");
+const ImportPlan = z
+  .object({
+    importId: z.string(),
+    rows: z.number().int(),
+    valid: z.boolean(),
+    errors: z.array(RowError).openapi({ description: `Every problem, by line (the first ${MAX_ERRORS_SHOWN}).` }),
+    errorCount: z.number().int(),
+    summary: z.object({
+      entities: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int(), unchanged: z.number().int() }),
+      faqs: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int() }),
+    }),
+    added: z.array(z.string()),
+    changed: z.array(z.string()),
+    removed: z.array(z.string()),
+  })
+  .openapi("ImportPlan");
+const ImportCommitted = ImportPlan.extend({ contentVersion: z.number().int() }).openapi("ImportCommitted");
+const ExportPage = z
+  .object({ records: z.array(ContentRecord), next: z.string().optional().openapi({ description: "Pass as `after` for the next page." }) })
+  .openapi("ExportPage");
+
+const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+const EntityParam = z.object({ entityId: SafeId.openapi({ param: { name: "entityId", in: "path" } }) });
+const ExportQuery = z.object({
+  after: z.string().max(128).default("").openapi({ param: { name: "after", in: "query" } }),
+  limit: z.coerce.number().int().min(1).max(1000).default(200).openapi({ param: { name: "limit", in: "query" } }),
+});
+
+const tags = ["Content"];
+const problems = (n: number) => (n === 1 ? "1 problem" : `${n} problems`);
+
+/** An entity and its FAQs as a record, members in the file format's order. */
+export function toRecord(entity: EntityRow, faqs: FaqRow[]): ContentRecord {
+  const rest = { updatedAt: entity.updated_at, faqs: faqs.map(({ category, question, answer }) => ({ category, question, answer })) };
+  if (entity.kind === "property") {
+    return { id: entity.id, kind: entity.kind, name: entity.name, brandId: entity.brand_id ?? "", propertyId: entity.property_id, ...rest };
+  }
+  return { id: entity.id, kind: entity.kind, name: entity.name, ...rest };
+}
+
+/** The staged rows as records, or every validation error they carry. */
+function readStaged(rows: StagedRow[]): { records: StagedRecord[]; errors: RowError[] } {
+  const records: StagedRecord[] = [];
+  const errors: RowError[] = [];
+  for (const row of rows) {
+    if (row.errors !== null) errors.push(...(JSON.parse(row.errors) as RowError[]));
+    else records.push({ line: row.line, record: ContentRecord.parse(JSON.parse(row.record)) });
+  }
+  return { records, errors };
+}
+
+function planView(importId: string, rows: number, plan: Pick<ContentPlan, "errors" | "summary" | "ids">) {
+  return {
+    importId,
+    rows,
+    valid: plan.errors.length === 0,
+    errors: plan.errors.slice(0, MAX_ERRORS_SHOWN),
+    errorCount: plan.errors.length,
+    summary: plan.summary,
+    ...plan.ids,
+  };
+}
+
+export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
+  /** The import's plan from its staged rows and what is stored now. */
+  // The valid rows are planned even beside invalid ones, so one plan reports every problem of the file.
+  async function planOf(db: D1Database, importId: string): Promise<ContentPlan> {
+    const staged = readStaged(await stagedRows(db, importId));
+    const plan = await planImport(db, staged.records);
+    return staged.errors.length > 0 ? rejectedPlan([...staged.errors, ...plan.errors]) : plan;
+  }
+
+  app.openapi(
+    createRoute({ method: "post", path: "/imports", tags, summary: "Start a content import", responses: { 201: { description: "An empty import to upload rows to.", content: json(ImportStatus) }, ...ERRORS } }),
+    async (c) => {
+      const id = randomId("import_");
+      const now = new Date();
+      await c.env.DB.batch([
+        deleteStaleImports(c.env.DB, new Date(now.getTime() - STALE_IMPORT_MS).toISOString()),
+        insertImport(c.env.DB, id, now.toISOString(), c.get("operator")),
+      ]);
+      return c.json({ id, createdAt: now.toISOString(), rows: 0, invalid: 0 }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "get", path: "/imports/{id}", tags, summary: "How many rows an import holds, and how many are invalid", request: { params: IdParam }, responses: { 200: { description: "The import.", content: json(ImportStatus) }, ...ERRORS } }),
+    async (c) => {
+      const found = await findImport(c.env.DB, c.req.valid("param").id);
+      return found ? c.json({ id: found.id, createdAt: found.created_at, rows: found.rows, invalid: found.invalid }, 200) : notFound(c, "such import");
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "post", path: "/imports/{id}/rows", tags, summary: `Upload up to ${MAX_ROWS_PER_REQUEST} rows; each is validated and kept, nothing is applied`, request: { params: IdParam, ...jsonBody(RowsUpload) }, responses: { 200: { description: "What was received, and the invalid rows by line and field.", content: json(RowsAccepted) }, ...ERRORS } }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      if (!(await findImport(c.env.DB, id))) return notFound(c, "such import");
+      const invalid: RowError[] = [];
+      const staged = c.req.valid("json").rows.map(({ line, record }): StagedRow => {
+        const text = JSON.stringify(record ?? null);
+        const parsed = text.length > MAX_RECORD_BYTES ? { errors: [{ line, field: "(record)", message: `is larger than ${MAX_RECORD_BYTES} bytes` }] } : parseRecord(line, record);
+        if ("errors" in parsed) {
+          invalid.push(...parsed.errors);
+          // Kept (truncated) only so the plan and commit know the import has a bad row.
+          return { line, entity_id: null, record: text.slice(0, 1024), errors: JSON.stringify(parsed.errors) };
+        }
+        return { line, entity_id: parsed.record.id, record: text, errors: null };
+      });
+      await c.env.DB.batch(stageRows(c.env.DB, id, staged));
+      return c.json({ received: staged.length, invalid }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "post", path: "/imports/{id}/plan", tags, summary: "What committing would add, change and remove (a dry run)", request: { params: IdParam }, responses: { 200: { description: "The plan; `valid` false lists every problem.", content: json(ImportPlan) }, ...ERRORS } }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const found = await findImport(c.env.DB, id);
+      if (!found) return notFound(c, "such import");
+      const plan = await planOf(c.env.DB, id);
+      return c.json(planView(id, found.rows, plan), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "post", path: "/imports/{id}/commit", tags, summary: "Apply the import: everything at once, or nothing", request: { params: IdParam }, responses: { 200: { description: "Applied; the import is gone.", content: json(ImportCommitted) }, ...ERRORS } }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const found = await findImport(c.env.DB, id);
+      if (!found) return notFound(c, "such import");
+      if (found.rows === 0) return adminError(c, 400, "The import holds no rows; upload some first.");
+      const plan = await planOf(c.env.DB, id);
+      if (plan.errors.length > 0) {
+        return adminError(c, 400, `The import has ${problems(plan.errors.length)}; nothing was applied.`, plan.errors.slice(0, MAX_ERRORS_SHOWN));
+      }
+      const db = c.env.DB;
+      const writes = changeStatements(db, plan.changes);
+      const results = await db.batch([
+        ...writes,
+        ...(writes.length > 0 ? [audit(c, "content.import", id, { rows: found.rows, summary: plan.summary })] : []),
+        deleteImport(db, id),
+        contentVersionStatement(db),
+      ]);
+      const contentVersion = readContentVersion(results[results.length - 1] as D1Result<{ version: number }>);
+      return c.json({ ...planView(id, found.rows, plan), contentVersion }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "delete", path: "/imports/{id}", tags, summary: "Discard an import and its rows", request: { params: IdParam }, responses: { 204: { description: "Discarded." }, ...ERRORS } }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      if (!(await findImport(c.env.DB, id))) return notFound(c, "such import");
+      await deleteImport(c.env.DB, id).run();
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "get", path: "/content/export", tags, summary: "Every entity with its FAQs, as import records, by ID", request: { query: ExportQuery }, responses: { 200: { description: "A page of records.", content: json(ExportPage) }, ...ERRORS } }),
+    async (c) => {
+      const { after, limit } = c.req.valid("query");
+      const groups = groupByEntity(await listEntityFaqPage(c.env.DB, { afterId: after, limit }));
+      const records = groups.map(({ entity, faqs }) => toRecord(entity, faqs));
+      const next = groups.length === limit ? groups[groups.length - 1]!.entity.id : undefined;
+      return c.json({ records, ...(next ? { next } : {}) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: "delete", path: "/content/entities/{entityId}", tags, summary: "Remove an entity with its FAQs (a brand with its properties) and from every organization's scope", request: { params: EntityParam }, responses: { 204: { description: "Removed." }, ...ERRORS } }),
+    async (c) => {
+      const { entityId } = c.req.valid("param");
+      const entity = await findEntity(c.env.DB, entityId);
+      if (!entity) return notFound(c, "such entity");
+      const properties = entity.kind === "brand" ? await countProperties(c.env.DB, entityId) : 0;
+      await c.env.DB.batch([...deleteEntities(c.env.DB, [entityId]), audit(c, "content.remove", entityId, { kind: entity.kind, properties })]);
+      return c.body(null, 204);
+    },
+  );
+}

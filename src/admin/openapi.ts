@@ -1,0 +1,43 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { ENTITY_ID_PATTERN } from "../content/schemas";
+import { ENVELOPE_CODES, type ErrorDetail } from "../http/surface-errors";
+
+/** Pieces every operator route shares: the error envelope, its responses, identifiers. */
+
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.values(ENVELOPE_CODES) as [string, ...string[]]),
+      message: z.string(),
+      details: z
+        .array(z.object({ line: z.number().int().optional(), field: z.string(), message: z.string() }))
+        .optional()
+        .openapi({ description: "Each invalid field (and, for content rows, its line)." }),
+    }),
+  })
+  .openapi("Error");
+
+export const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
+const error = (description: string) => ({ description, content: json(ErrorEnvelope) });
+
+export const ERRORS = {
+  400: error("Malformed input; `details` names each invalid field."),
+  401: error("Missing or wrong operator token."),
+  404: error("No such resource (or the operator API is off: ADMIN_TOKEN is unset)."),
+  409: error("Conflicts with what is stored: a duplicate, or a state that does not allow it."),
+};
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { content: json(schema), required: true } });
+
+/** IDs that go into URLs and logs: letters, digits, `.`, `_`, `-`; no spaces, colons or control characters. */
+export const SafeId = z.string().regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
+export const OrganizationId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1-63 lower-case letters, digits or '-'").openapi({ example: "org-aurora" });
+export const Timestamp = z.string().openapi({ description: "ISO 8601 UTC", example: "2026-11-23T10:00:00.000Z" });
+
+/** SPEC's error envelope as a typed JSON response of the route (so the OpenAPI document and the code agree). */
+export function adminError<S extends 400 | 404 | 409 | 413 | 415>(c: Context, status: S, message: string, details?: ErrorDetail[]) {
+  return c.json({ error: { code: ENVELOPE_CODES[status], message, ...(details ? { details } : {}) } }, status, { "Cache-Control": "no-store" });
+}
+
+export const notFound = (c: Context, what: string) => adminError(c, 404, `No ${what}.`);
