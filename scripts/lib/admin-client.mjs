@@ -1,0 +1,79 @@
+// The operator CLI's side of /admin/v1: requests with the operator token, and how answers are printed.
+
+export const ADMIN_URL = (process.env.ADMIN_URL ?? "http://localhost:8787").replace(/\/+$/, "");
+const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
+
+/** A failure to report and exit non-zero on: the server's message, and its field-level details if any. */
+export class CliError extends Error {
+  constructor(message, details = []) {
+    super(message);
+    this.details = details;
+  }
+}
+
+/** Calls the operator API; resolves with the parsed JSON (undefined for 204), throws CliError with the server's message. */
+export async function api(method, path, body) {
+  let res;
+  try {
+    res = await fetch(`${ADMIN_URL}/admin/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new CliError(`cannot reach ${ADMIN_URL} (${error.cause?.code ?? error.message}); set ADMIN_URL to the service's origin`);
+  }
+  const text = await res.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new CliError(`${method} ${path}: HTTP ${res.status} with a body that is not JSON`);
+  }
+  if (!res.ok) {
+    const error = data?.error;
+    throw new CliError(error?.message ? `${error.message} (HTTP ${res.status} ${error.code})` : `HTTP ${res.status}`, error?.details ?? []);
+  }
+  return data;
+}
+
+/** Column-aligned rows with a header; `columns` are [heading, row => value] pairs. */
+export function table(rows, columns) {
+  if (rows.length === 0) return "(none)";
+  const cells = rows.map((row) => columns.map(([, value]) => format(value(row))));
+  const headings = columns.map(([heading]) => heading);
+  const widths = headings.map((heading, i) => Math.max(heading.length, ...cells.map((row) => row[i].length)));
+  const line = (values) => values.map((value, i) => value.padEnd(widths[i])).join("  ").trimEnd();
+  return [line(headings), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
+}
+
+/** One object as aligned `key  value` lines. */
+export function fields(object) {
+  const entries = Object.entries(object);
+  const width = Math.max(...entries.map(([key]) => key.length));
+  return entries.map(([key, value]) => `${key.padEnd(width)}  ${format(value)}`).join("\n");
+}
+
+function format(value) {
+  if (value === null || value === undefined) return "-";
+  if (Array.isArray(value)) return value.length === 0 ? "-" : value.map(format).join(", ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** Prints `data` as JSON with --json, else as `human(data)`. */
+export function output(options, data, human) {
+  console.log(options.json ? JSON.stringify(data, null, 2) : human(data));
+}
+
+/** A secret the server shows once: said on stderr, so scripts reading stdout get only the data. */
+export function warnShownOnce(what) {
+  console.error(`Store the ${what} now: it is not shown again.`);
+}
+
+/** Everything on standard input, without the final newline (for --password-stdin). */
+export async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+}
