@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import type { Principal } from "../identity/verify";
+import { stillAuthorized } from "./auth";
 
 /** What a session is bound to; every later call must present a token of the same client and organization. */
 export type SessionOwner = Principal;
@@ -14,14 +15,28 @@ export interface SessionRecord extends SessionOwner {
   maxMs: number;
 }
 
+/** How a worker asks the session object for its event stream (the body of the object's `fetch`). */
+export interface StreamRequest {
+  owner: SessionOwner;
+  /** The first event, written at once: a comment, or the HTTP+SSE transport's `endpoint` event. */
+  first: string;
+  keepAliveMs: number;
+}
+
 const KEY = "session";
+// How far a client may fall behind reading its stream before the stream is closed.
+const MAX_UNREAD_BYTES = 1024 * 1024;
+const encoder = new TextEncoder();
 
 /**
  * One MCP session (DESIGN §4), named by its session ID. Its record lives in the object's SQLite
  * storage, so the session outlives the object's eviction from memory; an alarm ends it at idle or
- * absolute expiry, whichever comes first.
+ * absolute expiry, whichever comes first. The session's event stream (the streamable-HTTP GET stream,
+ * or the whole HTTP+SSE transport) is served from here too, so any isolate can deliver to it.
  */
 export class McpSession extends DurableObject<Env> {
+  private stream: { writer: WritableStreamDefaultWriter<Uint8Array>; timer: ReturnType<typeof setInterval> } | null = null;
+
   async open(record: SessionRecord): Promise<void> {
     await this.ctx.storage.put(KEY, record);
     await this.ctx.storage.setAlarm(expiresAt(record));
@@ -38,6 +53,12 @@ export class McpSession extends DurableObject<Env> {
     return touched;
   }
 
+  /** Records what the `initialize` of an HTTP+SSE session negotiated. */
+  async handshake(owner: SessionOwner, fields: Pick<SessionRecord, "protocolVersion" | "clientInfo">): Promise<void> {
+    const record = await this.touch(owner);
+    if (record) await this.ctx.storage.put(KEY, { ...record, ...fields });
+  }
+
   /** Ends the session; false when there was no live session of `owner` to end. */
   async terminate(owner: SessionOwner): Promise<boolean> {
     const record = await this.live(Date.now());
@@ -46,9 +67,59 @@ export class McpSession extends DurableObject<Env> {
     return true;
   }
 
+  /**
+   * Writes server-sent events on the open stream; false when the session is not `owner`'s live
+   * session or has no open stream (the client reconnects).
+   */
+  async deliver(owner: SessionOwner, events: string[]): Promise<boolean> {
+    if (!this.stream || !(await this.touch(owner))) return false;
+    return events.every((event) => this.write(event));
+  }
+
+  /**
+   * Queues an event without waiting for the client to read it, so a slow reader never holds up the
+   * POST that produced it; a client more than MAX_UNREAD_BYTES behind loses its stream instead.
+   */
+  private write(event: string): boolean {
+    const writer = this.stream?.writer;
+    if (!writer || writer.desiredSize === null || writer.desiredSize <= 0) {
+      this.closeStream();
+      return false;
+    }
+    writer.write(encoder.encode(event)).catch(() => this.closeStream());
+    return true;
+  }
+
+  /**
+   * The session's event stream (one at a time: a new one replaces the old). Each keep-alive touches
+   * the session and asks again whether the caller still has access, so the stream ends with the
+   * session (DELETE, expiry) or the access (a disabled user, a deleted client, which also ends the
+   * session); it also ends cleanly when storage fails, never hanging.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const { owner, first, keepAliveMs } = (await request.json()) as StreamRequest;
+    if (!(await this.touch(owner))) return new Response(null, { status: 404 });
+    this.closeStream();
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>({}, new ByteLengthQueuingStrategy({ highWaterMark: MAX_UNREAD_BYTES }));
+    const timer = setInterval(async () => {
+      try {
+        const authorized = await stillAuthorized(this.env, owner);
+        if (!authorized) await this.end();
+        else if (await this.touch(owner)) this.write(": keep-alive\n\n");
+        else this.closeStream();
+      } catch {
+        this.closeStream();
+      }
+    }, keepAliveMs);
+    this.stream = { writer: writable.getWriter(), timer };
+    this.write(first);
+    return new Response(readable, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
+  }
+
   override async alarm(): Promise<void> {
     const record = await this.ctx.storage.get<SessionRecord>(KEY);
     if (!record) return;
+    // Activity may have moved the deadline since the alarm was set.
     if (expiresAt(record) <= Date.now()) await this.end();
     else await this.ctx.storage.setAlarm(expiresAt(record));
   }
@@ -64,7 +135,15 @@ export class McpSession extends DurableObject<Env> {
     return record;
   }
 
+  private closeStream(): void {
+    if (!this.stream) return;
+    clearInterval(this.stream.timer);
+    void this.stream.writer.close().catch(() => {});
+    this.stream = null;
+  }
+
   private async end(): Promise<void> {
+    this.closeStream();
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }

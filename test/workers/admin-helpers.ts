@@ -46,3 +46,15 @@ export async function exportAll(limit = 500): Promise<any[]> {
     after = page.next;
   }
 }
+
+/** A new organization with one identity client, and a realm token of that client. */
+export async function tokenForNewOrganization(id: string, scope: string[]): Promise<string> {
+  await adminJson("POST", "/organizations", { id, name: id, scope }, 201);
+  const client = await adminJson("POST", "/identity-clients", { organizationId: id }, 201);
+  const res = await SELF.fetch("https://mcp.example.com/realms/hospitality/protocol/openid-connect/token", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.clientSecret }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult, type Tool as ToolListing } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool as ToolListing } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 export interface ToolContext {
@@ -41,7 +41,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
     async call(args, ctx) {
       const parsed = definition.input.safeParse(args ?? {});
       if (!parsed.success) {
-        throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${definition.name}: ${z.prettifyError(parsed.error)}`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for ${definition.name}: ${z.prettifyError(parsed.error)}`);
       }
       const result = await definition.run(parsed.data, ctx);
       return {
@@ -52,4 +52,4 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
   };
 }
 
-export const invalidParams = (message: string): McpError => new McpError(ErrorCode.InvalidParams, message);
+export const invalidParams = (message: string): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidParams, message);

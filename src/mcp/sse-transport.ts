@@ -1,0 +1,47 @@
+import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/server";
+import type { Context } from "hono";
+import { envelopeError } from "../http/surface-errors";
+import type { McpEnv } from "./auth";
+import { serveLegacyJsonRpc } from "./serve";
+import { messageEvent, openSessionStream, sessionStub } from "./streams";
+import { clientInfoOf, negotiatedVersion, ownsSession, sessionRecord, unknownSession } from "./streamable";
+
+/**
+ * The HTTP+SSE transport (protocol 2024-11-05), which clients that pick a transport from a URL ending
+ * in /sse speak: GET opens the stream, whose first event names the URL to POST messages to; each POST
+ * answers 202 and its JSON-RPC responses arrive on the stream. The session and its stream live in the
+ * McpSession object, so any isolate can take the POSTs; the tools are the same.
+ */
+
+export const MESSAGES_PATH = "/v1/messages";
+const TRANSPORT_VERSION = "2024-11-05";
+
+/** GET without a session: a new session whose stream starts with the `endpoint` event. */
+export async function openSseTransport(c: Context<McpEnv>): Promise<Response> {
+  const sessionId = crypto.randomUUID();
+  await sessionStub(c, sessionId).open(sessionRecord(c, TRANSPORT_VERSION, null));
+  return openSessionStream(c, sessionId, `event: endpoint\ndata: ${MESSAGES_PATH}?sessionId=${sessionId}\n\n`);
+}
+
+/** POST to the endpoint: served like any JSON-RPC request, the answer delivered on the session's stream. */
+export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise<Response> {
+  const sessionId = c.req.query("sessionId") ?? "";
+  if (!(await ownsSession(c, sessionId))) return unknownSession();
+  // The SDK's transport wants the streamable-HTTP headers; this transport's POSTs do not carry them.
+  const request = new Request(c.req.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+    body: JSON.stringify(body),
+  });
+  const response = await serveLegacyJsonRpc(c, request, body);
+  if (response.status === 202) return c.text("Accepted", 202);
+  if (!response.ok) return envelopeError(400, "The message is not a JSON-RPC request this server can read.");
+  const stub = sessionStub(c, sessionId);
+  if (isInitializeRequest(body)) {
+    const { params } = body as InitializeRequest;
+    await stub.handshake(c.get("principal"), { protocolVersion: await negotiatedVersion(response, params.protocolVersion), clientInfo: clientInfoOf(params) });
+  }
+  const answer: unknown = await response.json();
+  const delivered = await stub.deliver(c.get("principal"), (Array.isArray(answer) ? answer : [answer]).map(messageEvent));
+  return delivered ? c.text("Accepted", 202) : unknownSession();
+}

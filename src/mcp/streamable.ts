@@ -1,0 +1,99 @@
+import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/server";
+import type { Context } from "hono";
+import { intVar } from "../env";
+import { envelopeError } from "../http/surface-errors";
+import type { McpEnv } from "./auth";
+import type { SessionRecord } from "./session";
+import { serveLegacyJsonRpc } from "./serve";
+import { openSessionStream, sessionStub } from "./streams";
+
+/**
+ * SPEC's transport: streamable HTTP with sessions (the 2025 protocol era). `initialize` opens a
+ * session held by its McpSession object; every later call names it in `mcp-session-id`.
+ */
+
+export const SESSION_HEADER = "mcp-session-id";
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const missingSession = () =>
+  envelopeError(400, "The mcp-session-id header is required on every call except initialize; send the ID that initialize returned.");
+export const unknownSession = () => envelopeError(404, "No such session: it is unknown, ended or expired. Send initialize to open a new one.");
+
+/** Whether the session exists and belongs to the caller, recording the activity. */
+export async function ownsSession(c: Context<McpEnv>, sessionId: string): Promise<boolean> {
+  // A token of another client gets the same 404 as a session that never existed: sessions never leak across tenants.
+  return UUID.test(sessionId) && (await sessionStub(c, sessionId).touch(c.get("principal"))) !== null;
+}
+
+/** The live session named by the header, touched; or the 400/404 response to send instead. */
+async function requireSession(c: Context<McpEnv>): Promise<string | Response> {
+  const sessionId = c.req.header(SESSION_HEADER);
+  if (!sessionId) return missingSession();
+  return (await ownsSession(c, sessionId)) ? sessionId : unknownSession();
+}
+
+function withSessionHeader(response: Response, sessionId: string): Response {
+  const copy = new Response(response.body, response);
+  copy.headers.set(SESSION_HEADER, sessionId);
+  return copy;
+}
+
+/** A new session's record: the caller, what its handshake negotiated, and the configured expiry. */
+export function sessionRecord(c: Context<McpEnv>, protocolVersion: string, clientInfo: SessionRecord["clientInfo"]): SessionRecord {
+  const now = Date.now();
+  return {
+    ...c.get("principal"),
+    protocolVersion,
+    clientInfo,
+    createdAt: now,
+    lastSeenAt: now,
+    idleMs: intVar(c.env.SESSION_IDLE_SECONDS, 1800) * 1000,
+    maxMs: intVar(c.env.SESSION_MAX_SECONDS, 86_400) * 1000,
+  };
+}
+
+export const clientInfoOf = (params: InitializeRequest["params"]): SessionRecord["clientInfo"] => ({
+  name: params.clientInfo.name,
+  version: params.clientInfo.version,
+});
+
+/** The protocol version the SDK agreed to in its answer to `initialize`. */
+export async function negotiatedVersion(response: Response, requested: string): Promise<string> {
+  const answer = (await response.clone().json().catch(() => null)) as { result?: { protocolVersion?: unknown } } | null;
+  return typeof answer?.result?.protocolVersion === "string" ? answer.result.protocolVersion : requested;
+}
+
+/** POST of the 2025 era: `initialize` opens a session; anything else needs one. */
+export async function postLegacy(c: Context<McpEnv>, body: unknown): Promise<Response> {
+  const messages = Array.isArray(body) ? body : [body];
+  if (!messages.some(isInitializeRequest)) {
+    const session = await requireSession(c);
+    return session instanceof Response ? session : serveLegacyJsonRpc(c, c.req.raw, body);
+  }
+  if (c.req.header(SESSION_HEADER)) return envelopeError(400, "initialize opens a new session: send it without mcp-session-id.");
+  if (messages.length > 1) return envelopeError(400, "initialize must be sent alone, not in a batch.");
+
+  const response = await serveLegacyJsonRpc(c, c.req.raw, body);
+  if (!response.ok) return response;
+  const { params } = messages[0] as InitializeRequest;
+  const sessionId = crypto.randomUUID();
+  const negotiated = await negotiatedVersion(response, params.protocolVersion);
+  await sessionStub(c, sessionId).open(sessionRecord(c, negotiated, clientInfoOf(params)));
+  return withSessionHeader(response, sessionId);
+}
+
+/** GET with a session: the notification stream of that session. */
+export async function notificationStream(c: Context<McpEnv>): Promise<Response> {
+  const session = await requireSession(c);
+  if (session instanceof Response) return session;
+  const stream = await openSessionStream(c, session, ": stream open\n\n");
+  return stream.ok ? withSessionHeader(stream, session) : unknownSession();
+}
+
+/** DELETE: ends the session (204); later calls with it get 404. */
+export async function deleteSession(c: Context<McpEnv>): Promise<Response> {
+  const sessionId = c.req.header(SESSION_HEADER);
+  if (!sessionId) return missingSession();
+  const ended = UUID.test(sessionId) && (await sessionStub(c, sessionId).terminate(c.get("principal")));
+  return ended ? c.body(null, 204) : unknownSession();
+}
