@@ -2,13 +2,15 @@ import { contentError, type ContentErrorStatus } from "../content/errors";
 
 /**
  * The MCP server's (and operator API's) error envelope of SPEC "Errors". SPEC's table has no row for
- * 403, 409, 413 and 415; those keep their status with a code in the same style.
+ * 403, 405, 406, 409, 413 and 415; those keep their status with a code in the same style.
  */
 export const ENVELOPE_CODES = {
   400: "bad_request",
   401: "unauthorized",
   403: "forbidden",
   404: "not_found",
+  405: "method_not_allowed",
+  406: "not_acceptable",
   409: "conflict",
   413: "payload_too_large",
   415: "unsupported_media_type",

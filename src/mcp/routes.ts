@@ -3,11 +3,14 @@ import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { realmIssuer, surfaceOrigin } from "../env";
+import { bodyLimit } from "../http/body";
+import { publicCors } from "../http/public-cors";
 import { envelopeError } from "../http/surface-errors";
 import { MCP_SCOPE } from "../identity/tokens";
 import { mcpResources } from "../oauth/server";
 import { bearerAuth, organizationRateLimit, type McpEnv } from "./auth";
 import { isAllowedOrigin } from "./origins";
+import { acceptsAll, contentTypeProblem, MAX_MCP_BODY_BYTES, messagesProblem, notAcceptable, protocolVersionProblem } from "./request-checks";
 import { serveModernJsonRpc } from "./serve";
 import { MESSAGES_PATH, openSseTransport, postSseMessage } from "./sse-transport";
 import { deleteSession, notificationStream, postLegacy, SESSION_HEADER } from "./streamable";
@@ -26,24 +29,20 @@ const originCheck = createMiddleware<McpEnv>(async (c, next) => {
   await next();
 });
 
-const accepts = (c: Context, ...types: string[]) => {
-  const accept = c.req.header("Accept") ?? "";
-  return types.every((type) => accept.includes(type) || accept.includes("*/*"));
-};
-
-/** The JSON body of a POST, or the 400 to answer instead. */
-async function jsonBody(c: Context<McpEnv>): Promise<{ body: unknown } | Response> {
-  if (!c.req.header("Content-Type")?.toLowerCase().startsWith("application/json")) {
-    return envelopeError(400, "Content-Type must be application/json.");
-  }
+/** The JSON-RPC message(s) of a POST, or the refusal to answer instead. */
+async function readMessages(c: Context<McpEnv>): Promise<{ body: unknown } | Response> {
+  const refusal = contentTypeProblem(c.req.header("Content-Type")) ?? protocolVersionProblem(c.req.header("MCP-Protocol-Version"));
+  if (refusal) return refusal;
+  let body: unknown;
   try {
-    const body: unknown = await c.req.json();
-    if (Array.isArray(body) && body.length === 0) return envelopeError(400, "An empty batch is not a JSON-RPC request.");
-    return { body };
+    body = await c.req.json();
   } catch {
     return envelopeError(400, "The body is not valid JSON.");
   }
+  return messagesProblem(body) ?? { body };
 }
+
+const STREAMABLE_ACCEPT = ["application/json", "text/event-stream"];
 
 export const mcpRoutes = new Hono<McpEnv>();
 
@@ -57,6 +56,10 @@ const protections = [
     maxAge: 600,
   }),
   originCheck,
+  bodyLimit(
+    () => MAX_MCP_BODY_BYTES,
+    () => envelopeError(413, `The body is larger than ${MAX_MCP_BODY_BYTES} bytes.`),
+  ),
   bearerAuth,
   organizationRateLimit,
 ] as const;
@@ -64,23 +67,21 @@ mcpRoutes.use("/v1/sse", ...protections);
 mcpRoutes.use(MESSAGES_PATH, ...protections);
 
 mcpRoutes.post("/v1/sse", async (c) => {
-  const parsed = await jsonBody(c);
+  if (!acceptsAll(c.req.header("Accept"), STREAMABLE_ACCEPT)) return notAcceptable(STREAMABLE_ACCEPT);
+  const parsed = await readMessages(c);
   if (parsed instanceof Response) return parsed;
-  if (!accepts(c, "application/json", "text/event-stream")) {
-    return envelopeError(400, "Accept must include application/json and text/event-stream.");
-  }
   return (await isLegacyRequest(c.req.raw, parsed.body)) ? postLegacy(c, parsed.body) : serveModernJsonRpc(c, parsed.body);
 });
 
 mcpRoutes.get("/v1/sse", async (c) => {
-  if (!accepts(c, "text/event-stream")) return envelopeError(400, "Accept must include text/event-stream to open a stream.");
+  if (!acceptsAll(c.req.header("Accept"), ["text/event-stream"])) return notAcceptable(["text/event-stream"]);
   return c.req.header(SESSION_HEADER) ? notificationStream(c) : openSseTransport(c);
 });
 
 mcpRoutes.delete("/v1/sse", deleteSession);
 
 mcpRoutes.post(MESSAGES_PATH, async (c) => {
-  const parsed = await jsonBody(c);
+  const parsed = await readMessages(c);
   return parsed instanceof Response ? parsed : postSseMessage(c, parsed.body);
 });
 
@@ -89,6 +90,8 @@ mcpRoutes.post(MESSAGES_PATH, async (c) => {
  * endpoint for the endpoint itself (§3.1). The connector flow's authorization server (this origin)
  * comes first, then the realm and any external issuer.
  */
+mcpRoutes.use("/.well-known/oauth-protected-resource", publicCors);
+mcpRoutes.use("/.well-known/oauth-protected-resource/*", publicCors);
 mcpRoutes.on("GET", ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/v1/sse"], (c) => {
   const base = surfaceOrigin(c.env.BASE_URL, c.req.url);
   const [origin, endpoint] = mcpResources(base);

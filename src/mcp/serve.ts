@@ -2,6 +2,7 @@ import { createMcpHandler, WebStandardStreamableHTTPServerTransport, type AuthIn
 import type { Context } from "hono";
 import { MCP_SCOPE } from "../identity/tokens";
 import type { McpEnv } from "./auth";
+import { inEnvelope, MODERN_PROTOCOL_VERSION } from "./request-checks";
 import { createMcpServer } from "./server";
 import type { ToolContext } from "./tools/tool";
 
@@ -10,13 +11,31 @@ import type { ToolContext } from "./tools/tool";
  * sessions of the 2025-era transports live in McpSession objects, never in this isolate's memory.
  */
 
-const toolContext = (c: Context<McpEnv>): ToolContext => ({ db: c.env.DB, organizationId: c.get("principal").organizationId });
+const toolContext = (c: Context<McpEnv>, protocolVersion: string): ToolContext => ({
+  db: c.env.DB,
+  organizationId: c.get("principal").organizationId,
+  protocolVersion,
+});
 
-/** The 2025 era, one request: a stateless SDK transport answering in JSON. */
-export async function serveLegacyJsonRpc(c: Context<McpEnv>, request: Request, body: unknown): Promise<Response> {
+/**
+ * The request as the SDK's transports want it. The body was read and checked already; what a client
+ * may send that they would refuse (`Accept: *\/*`, the HTTP+SSE transport's bare POST) is normalized.
+ */
+function sdkRequest(c: Context<McpEnv>): Request {
+  const headers = new Headers(c.req.raw.headers);
+  headers.set("Accept", "application/json, text/event-stream");
+  headers.set("Content-Type", "application/json");
+  return new Request(c.req.url, { method: "POST", headers });
+}
+
+/**
+ * The 2025 era, one request: a stateless SDK transport answering in JSON, its refusals in SPEC's
+ * envelope; `protocolVersion` is what the session negotiated.
+ */
+export async function serveLegacyJsonRpc(c: Context<McpEnv>, body: unknown, protocolVersion: string): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-  await createMcpServer(toolContext(c)).connect(transport);
-  return transport.handleRequest(request, { parsedBody: body });
+  await createMcpServer(toolContext(c, protocolVersion)).connect(transport);
+  return inEnvelope(await transport.handleRequest(sdkRequest(c), { parsedBody: body }));
 }
 
 // The verified caller reaches the SDK's per-request factory as pass-through auth information.
@@ -28,6 +47,6 @@ const modern = createMcpHandler(({ authInfo }) => createMcpServer(authInfo?.extr
 /** The 2026-07-28 revision: stateless by design, every request carries its own protocol envelope. */
 export function serveModernJsonRpc(c: Context<McpEnv>, body: unknown): Promise<Response> {
   const principal = c.get("principal");
-  const authInfo: AuthInfo = { token: "", clientId: principal.clientId, scopes: [MCP_SCOPE], extra: { ...toolContext(c) } };
-  return modern.fetch(c.req.raw, { authInfo, parsedBody: body });
+  const authInfo: AuthInfo = { token: "", clientId: principal.clientId, scopes: [MCP_SCOPE], extra: { ...toolContext(c, MODERN_PROTOCOL_VERSION) } };
+  return modern.fetch(sdkRequest(c), { authInfo, parsedBody: body });
 }

@@ -1,10 +1,9 @@
 import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
-import { envelopeError } from "../http/surface-errors";
 import type { McpEnv } from "./auth";
 import { serveLegacyJsonRpc } from "./serve";
 import { messageEvent, openSessionStream, sessionStub } from "./streams";
-import { clientInfoOf, negotiatedVersion, ownsSession, sessionRecord, unknownSession } from "./streamable";
+import { callerSession, clientInfoOf, negotiatedVersion, sessionRecord, unknownSession } from "./streamable";
 
 /**
  * The HTTP+SSE transport (protocol 2024-11-05), which clients that pick a transport from a URL ending
@@ -26,20 +25,15 @@ export async function openSseTransport(c: Context<McpEnv>): Promise<Response> {
 /** POST to the endpoint: served like any JSON-RPC request, the answer delivered on the session's stream. */
 export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise<Response> {
   const sessionId = c.req.query("sessionId") ?? "";
-  if (!(await ownsSession(c, sessionId))) return unknownSession();
-  // The SDK's transport wants the streamable-HTTP headers; this transport's POSTs do not carry them.
-  const request = new Request(c.req.url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-    body: JSON.stringify(body),
-  });
-  const response = await serveLegacyJsonRpc(c, request, body);
+  const session = await callerSession(c, sessionId);
+  if (!session) return unknownSession();
+  const initialize = isInitializeRequest(body) ? (body as InitializeRequest).params : null;
+  const response = await serveLegacyJsonRpc(c, body, initialize?.protocolVersion ?? session.protocolVersion);
   if (response.status === 202) return c.text("Accepted", 202);
-  if (!response.ok) return envelopeError(400, "The message is not a JSON-RPC request this server can read.");
+  if (!response.ok) return response;
   const stub = sessionStub(c, sessionId);
-  if (isInitializeRequest(body)) {
-    const { params } = body as InitializeRequest;
-    await stub.handshake(c.get("principal"), { protocolVersion: await negotiatedVersion(response, params.protocolVersion), clientInfo: clientInfoOf(params) });
+  if (initialize) {
+    await stub.handshake(c.get("principal"), { protocolVersion: await negotiatedVersion(response, initialize.protocolVersion), clientInfo: clientInfoOf(initialize) });
   }
   const answer: unknown = await response.json();
   const delivered = await stub.deliver(c.get("principal"), (Array.isArray(answer) ? answer : [answer]).map(messageEvent));

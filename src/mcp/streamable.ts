@@ -19,17 +19,18 @@ const missingSession = () =>
   envelopeError(400, "The mcp-session-id header is required on every call except initialize; send the ID that initialize returned.");
 export const unknownSession = () => envelopeError(404, "No such session: it is unknown, ended or expired. Send initialize to open a new one.");
 
-/** Whether the session exists and belongs to the caller, recording the activity. */
-export async function ownsSession(c: Context<McpEnv>, sessionId: string): Promise<boolean> {
+/** The session if it exists and belongs to the caller, recording the activity; else null. */
+export async function callerSession(c: Context<McpEnv>, sessionId: string): Promise<SessionRecord | null> {
   // A token of another client gets the same 404 as a session that never existed: sessions never leak across tenants.
-  return UUID.test(sessionId) && (await sessionStub(c, sessionId).touch(c.get("principal"))) !== null;
+  return UUID.test(sessionId) ? sessionStub(c, sessionId).touch(c.get("principal")) : null;
 }
 
 /** The live session named by the header, touched; or the 400/404 response to send instead. */
-async function requireSession(c: Context<McpEnv>): Promise<string | Response> {
+async function requireSession(c: Context<McpEnv>): Promise<{ sessionId: string; record: SessionRecord } | Response> {
   const sessionId = c.req.header(SESSION_HEADER);
   if (!sessionId) return missingSession();
-  return (await ownsSession(c, sessionId)) ? sessionId : unknownSession();
+  const record = await callerSession(c, sessionId);
+  return record ? { sessionId, record } : unknownSession();
 }
 
 function withSessionHeader(response: Response, sessionId: string): Response {
@@ -68,14 +69,14 @@ export async function postLegacy(c: Context<McpEnv>, body: unknown): Promise<Res
   const messages = Array.isArray(body) ? body : [body];
   if (!messages.some(isInitializeRequest)) {
     const session = await requireSession(c);
-    return session instanceof Response ? session : serveLegacyJsonRpc(c, c.req.raw, body);
+    return session instanceof Response ? session : serveLegacyJsonRpc(c, body, session.record.protocolVersion);
   }
   if (c.req.header(SESSION_HEADER)) return envelopeError(400, "initialize opens a new session: send it without mcp-session-id.");
   if (messages.length > 1) return envelopeError(400, "initialize must be sent alone, not in a batch.");
 
-  const response = await serveLegacyJsonRpc(c, c.req.raw, body);
-  if (!response.ok) return response;
   const { params } = messages[0] as InitializeRequest;
+  const response = await serveLegacyJsonRpc(c, body, params.protocolVersion);
+  if (!response.ok) return response;
   const sessionId = crypto.randomUUID();
   const negotiated = await negotiatedVersion(response, params.protocolVersion);
   await sessionStub(c, sessionId).open(sessionRecord(c, negotiated, clientInfoOf(params)));
@@ -86,8 +87,8 @@ export async function postLegacy(c: Context<McpEnv>, body: unknown): Promise<Res
 export async function notificationStream(c: Context<McpEnv>): Promise<Response> {
   const session = await requireSession(c);
   if (session instanceof Response) return session;
-  const stream = await openSessionStream(c, session, ": stream open\n\n");
-  return stream.ok ? withSessionHeader(stream, session) : unknownSession();
+  const stream = await openSessionStream(c, session.sessionId, ": stream open\n\n");
+  return stream.ok ? withSessionHeader(stream, session.sessionId) : unknownSession();
 }
 
 /** DELETE: ends the session (204); later calls with it get 404. */
