@@ -29,7 +29,10 @@ const server = spawn(
   join(bin, "wrangler"),
   [
     "dev", "--port", values.port, "--ip", "127.0.0.1", "--show-interactive-dev-session=false",
-    "--var", "ENVIRONMENT:development", "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, ...values.var.flatMap((v) => ["--var", v]), ...persist,
+    "--var", "ENVIRONMENT:development", "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+    // One public origin for every surface, so a token fetched at 127.0.0.1 also verifies at localhost.
+    ...["BASE_URL", "AUTH_URL", "API_URL"].flatMap((name) => ["--var", `${name}:${origin}`]),
+    ...values.var.flatMap((v) => ["--var", v]), ...persist,
   ],
   { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] },
 );

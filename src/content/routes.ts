@@ -4,9 +4,9 @@ import { findEntity, listRoster } from "../storage/entities";
 import { apiKeyAuth, type ContentEnv } from "./api-key";
 import { serveCacheable } from "./caching";
 import { contentError, requestPath } from "./errors";
-import { buildBrandGraph, buildEntityFeed, buildRoster } from "./feeds";
+import { buildBrandGraph, buildEntityFeed, buildRoster, type GraphLimits } from "./feeds";
 import { hourlyRateLimit } from "./rate-limit";
-import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery } from "./schemas";
+import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery, type FaqFlags } from "./schemas";
 
 const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
 
@@ -68,6 +68,18 @@ export const faqRoute = createRoute({
   },
 });
 
+/** Where a roster is cached: its URL plus the content version, so a change of content is a new key. */
+export const rosterCacheKey = (origin: string, brandId: string, version: number): string =>
+  `${origin}/api/v3/content/${brandId}/properties?v=${version}`;
+
+/**
+ * Where a FAQ feed is cached: its URL with the flags, the payload-guard limits (a body cached under
+ * looser limits is never served under stricter ones) and the content version.
+ */
+export const faqCacheKey = (origin: string, entityId: string, flags: FaqFlags, limits: GraphLimits, version: number): string =>
+  `${origin}/api/v3/content/${entityId}/faq.json?includePropertyId=${Number(flags.includePropertyId)}` +
+  `&includeCategory=${Number(flags.includeCategory)}&limits=${limits.maxEntities}-${limits.maxBytes}&v=${version}`;
+
 /** The content API surface: API key, hourly rate limit, then the routes. */
 export function contentApi(): OpenAPIHono<ContentEnv> {
   const api = new OpenAPIHono<ContentEnv>({
@@ -84,7 +96,7 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
   api.openapi(rosterRoute, async (c) => {
     const { brandId } = c.req.valid("param");
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
-    const cacheKey = `${origin}/api/v3/content/${brandId}/properties?v=${c.get("contentVersion")}`;
+    const cacheKey = rosterCacheKey(origin, brandId, c.get("contentVersion"));
     return serveCacheable(c, cacheKey, async () => {
       const brand = await findEntity(c.env.DB, brandId);
       if (brand?.kind !== "brand") return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
@@ -100,10 +112,7 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
       maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
       maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
     };
-    // The guard limits are part of the key: a body cached under looser limits is never served under stricter ones.
-    const cacheKey =
-      `${origin}/api/v3/content/${entityId}/faq.json?includePropertyId=${Number(flags.includePropertyId)}` +
-      `&includeCategory=${Number(flags.includeCategory)}&limits=${limits.maxEntities}-${limits.maxBytes}&v=${c.get("contentVersion")}`;
+    const cacheKey = faqCacheKey(origin, entityId, flags, limits, c.get("contentVersion"));
     return serveCacheable(c, cacheKey, async () => {
       const entity = await findEntity(c.env.DB, entityId);
       if (!entity) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv, Env } from "../env";
 import { intVar } from "../env";
+import { publicCors } from "../http/public-cors";
 
 let firstServedAt: number | undefined;
 
@@ -31,7 +32,7 @@ export async function healthDocument(env: Env, now = Date.now()) {
   };
 }
 
-export const healthRoutes = new Hono<AppEnv>().get("/health", async (c) => {
+export const healthRoutes = new Hono<AppEnv>().use("/health", publicCors).get("/health", async (c) => {
   const doc = await healthDocument(c.env);
   // Load balancers take a degraded instance out of rotation on 503; the body says which dependency failed.
   return c.json(doc, doc.status === "healthy" ? 200 : 503, { "Cache-Control": "no-store" });

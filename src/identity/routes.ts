@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash";
 import { DEFAULT_REALM, realmIssuer, type AppEnv } from "../env";
+import { publicCors } from "../http/public-cors";
 import { oauthError } from "../http/surface-errors";
 import { findIdentityClient } from "../storage/identity-clients";
 import { publishedJwks, SIGNING_ALG } from "./signing-keys";
@@ -70,6 +71,9 @@ identityRoutes.post("/protocol/openid-connect/token", async (c) => {
 
   return c.json(await issueAccessToken(c.env, c.req.url, client.client_id), 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
 });
+
+identityRoutes.use("/protocol/openid-connect/certs", publicCors);
+identityRoutes.use("/.well-known/openid-configuration", publicCors);
 
 identityRoutes.get("/protocol/openid-connect/certs", async (c) =>
   c.json({ keys: await publishedJwks(c.env) }, 200, { "Cache-Control": "public, max-age=60" }),

@@ -5,8 +5,7 @@ import { searchDocuments } from "./tools/search-documents";
 import type { Tool, ToolContext } from "./tools/tool";
 
 const TOOLS: Tool[] = [query, searchDocuments, listEntities];
-const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.listing.name, tool]));
-const LISTING = { tools: TOOLS.map((tool) => tool.listing) };
+const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
 export const SERVER_INFO = { name: "hospitality-content", version: "1.0.0" };
 
@@ -22,10 +21,11 @@ const INSTRUCTIONS =
  */
 export function createMcpServer(ctx: ToolContext): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler("tools/list", () => LISTING);
+  server.setRequestHandler("tools/list", () => ({ tools: TOOLS.map((tool) => tool.listing(ctx.protocolVersion)) }));
   server.setRequestHandler("tools/call", async (request) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // An unknown tool is a protocol error (the client's mistake, not the model's): JSON-RPC -32602.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. The tools are ${[...TOOLS_BY_NAME.keys()].join(", ")}.`);
     try {
       return await tool.call(request.params.arguments, ctx);
     } catch (error) {

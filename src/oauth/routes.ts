@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env";
+import { publicCors } from "../http/public-cors";
 import { showAuthorization, submitAuthorization } from "./authorize";
 import { AUTHORIZE_PATH, authorizationServer, REGISTER_PATH, TOKEN_PATH } from "./server";
 
@@ -12,6 +13,7 @@ const serveByProvider = (c: Context<AppEnv>) =>
  * refresh, revocation) and dynamic registration are the provider's; `/authorize` is our page.
  */
 export const oauthRoutes = new Hono<AppEnv>()
+  .use("/.well-known/oauth-authorization-server", publicCors)
   .on(["GET", "HEAD", "OPTIONS"], "/.well-known/oauth-authorization-server", serveByProvider)
   .all(TOKEN_PATH, serveByProvider)
   .all(REGISTER_PATH, serveByProvider)

@@ -16,6 +16,12 @@ export interface EntityRow {
 
 const COLUMNS = "id, kind, name, brand_id, property_id, updated_at";
 
+/** What a lookup by name compares: the name in Unicode lower case, so `MÜNCHEN` finds `München`. */
+export const nameKey = (name: string): string => name.normalize("NFKC").toLowerCase();
+
+/** A stored entity with the key its name was folded to when written. */
+export type StoredEntity = EntityRow & { name_key: string };
+
 export function findEntity(db: D1Database, id: string): Promise<EntityRow | null> {
   return db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).bind(id).first<EntityRow>();
 }
@@ -46,31 +52,34 @@ export async function countEntities(db: D1Database): Promise<number> {
 }
 
 /** Stored entities with one of `ids`, and the properties of the brands among `brandIds`. */
-export async function entitiesByIdOrBrand(db: D1Database, ids: string[], brandIds: string[]): Promise<EntityRow[]> {
+export async function entitiesByIdOrBrand(db: D1Database, ids: string[], brandIds: string[]): Promise<StoredEntity[]> {
   const statements = [
-    ...jsonChunks(ids).map((chunk) => db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk)),
+    ...jsonChunks(ids).map((chunk) => db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk)),
     ...jsonChunks(brandIds).map((chunk) =>
-      db.prepare(`SELECT ${COLUMNS} FROM entities WHERE brand_id IN (SELECT value FROM json_each(?))`).bind(chunk),
+      db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE brand_id IN (SELECT value FROM json_each(?))`).bind(chunk),
     ),
   ];
   if (statements.length === 0) return [];
-  const unique = new Map<string, EntityRow>();
-  for (const result of await db.batch<EntityRow>(statements)) for (const row of result.results) unique.set(row.id, row);
+  const unique = new Map<string, StoredEntity>();
+  for (const result of await db.batch<StoredEntity>(statements)) for (const row of result.results) unique.set(row.id, row);
   return [...unique.values()];
 }
 
 const FROM_JSON = `SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.kind') AS kind, json_extract(value, '$.name') AS name,
   json_extract(value, '$.brand_id') AS brand_id, json_extract(value, '$.property_id') AS property_id,
-  json_extract(value, '$.updated_at') AS updated_at FROM json_each(?)`;
+  json_extract(value, '$.updated_at') AS updated_at, json_extract(value, '$.name_key') AS name_key FROM json_each(?)`;
+
+const withNameKeys = (rows: EntityRow[]) => rows.map((row) => ({ ...row, name_key: nameKey(row.name) }));
 
 export const insertEntities = (db: D1Database, rows: EntityRow[]): D1PreparedStatement[] =>
-  jsonChunks(rows).map((chunk) => db.prepare(`INSERT INTO entities (${COLUMNS}) ${FROM_JSON}`).bind(chunk));
+  jsonChunks(withNameKeys(rows)).map((chunk) => db.prepare(`INSERT INTO entities (${COLUMNS}, name_key) ${FROM_JSON}`).bind(chunk));
 
 export const updateEntities = (db: D1Database, rows: EntityRow[]): D1PreparedStatement[] =>
-  jsonChunks(rows).map((chunk) =>
+  jsonChunks(withNameKeys(rows)).map((chunk) =>
     db
       .prepare(
-        `UPDATE entities SET kind = j.kind, name = j.name, brand_id = j.brand_id, property_id = j.property_id, updated_at = j.updated_at
+        `UPDATE entities SET kind = j.kind, name = j.name, brand_id = j.brand_id, property_id = j.property_id,
+           updated_at = j.updated_at, name_key = j.name_key
          FROM (${FROM_JSON}) AS j WHERE entities.id = j.id`,
       )
       .bind(chunk),

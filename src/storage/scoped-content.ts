@@ -1,4 +1,4 @@
-import type { EntityKind } from "./entities";
+import { nameKey, type EntityKind } from "./entities";
 
 /**
  * Reads for the MCP tools. Every statement filters by the caller's organization in SQL: an entity is
@@ -18,9 +18,10 @@ export interface ScopedEntity {
 
 export interface EntityFilter {
   kind?: EntityKind;
+  /** A brand ID, matched case-insensitively. */
   brandId?: string;
-  /** A LIKE pattern, already escaped with `\`. */
-  namePattern?: string;
+  /** A fragment of the name, folded with `nameKey`. */
+  nameContains?: string;
   afterId: string;
   limit: number;
 }
@@ -31,17 +32,20 @@ export async function listScopedEntities(db: D1Database, organizationId: string,
       `SELECT e.id, e.name, e.kind, e.brand_id, e.property_id FROM entities e
        WHERE ${IN_SCOPE}
          AND (?2 IS NULL OR e.kind = ?2)
-         AND (?3 IS NULL OR e.brand_id = ?3)
-         AND (?4 IS NULL OR e.name LIKE ?4 ESCAPE '\\')
+         AND (?3 IS NULL OR e.brand_id = ?3 COLLATE NOCASE)
+         AND (?4 IS NULL OR instr(e.name_key, ?4) > 0)
          AND e.id > ?5
        ORDER BY e.id LIMIT ?6`,
     )
-    .bind(organizationId, filter.kind ?? null, filter.brandId ?? null, filter.namePattern ?? null, filter.afterId, filter.limit)
+    .bind(organizationId, filter.kind ?? null, filter.brandId ?? null, filter.nameContains ?? null, filter.afterId, filter.limit)
     .all<ScopedEntity>();
   return results;
 }
 
-/** The in-scope entity with this ID, else with this full registered name (case-insensitive). */
+/**
+ * The in-scope entity with this ID, else with this full registered name, both case-insensitive (IDs
+ * are ASCII; names compare by their Unicode-folded key).
+ */
 export function findScopedEntity(
   db: D1Database,
   organizationId: string,
@@ -52,24 +56,24 @@ export function findScopedEntity(
       `SELECT e.id, e.name, e.kind, e.brand_id, e.property_id,
          (SELECT count(*) FROM entities p WHERE p.brand_id = e.id) AS property_count
        FROM entities e
-       WHERE ${IN_SCOPE} AND (e.id = ?2 OR e.name = ?2 COLLATE NOCASE)
-       ORDER BY e.id = ?2 DESC, e.id LIMIT 1`,
+       WHERE ${IN_SCOPE} AND (e.id = ?2 COLLATE NOCASE OR e.name_key = ?3)
+       ORDER BY e.id = ?2 COLLATE NOCASE DESC, e.id LIMIT 1`,
     )
-    .bind(organizationId, idOrName)
+    .bind(organizationId, idOrName, nameKey(idOrName))
     .first();
 }
 
-/** Up to `limit` in-scope names containing the most of the given LIKE patterns (at most five patterns). */
-export async function similarScopedNames(db: D1Database, organizationId: string, patterns: string[], limit: number): Promise<string[]> {
-  if (patterns.length === 0) return [];
-  const hits = patterns.map((_, i) => `(e.name LIKE ?${i + 3} ESCAPE '\\')`).join(" + ");
+/** Up to `limit` in-scope names containing the most of the given folded fragments (at most five). */
+export async function similarScopedNames(db: D1Database, organizationId: string, fragments: string[], limit: number): Promise<string[]> {
+  if (fragments.length === 0) return [];
+  const hits = fragments.slice(0, 5).map((_, i) => `(instr(e.name_key, ?${i + 3}) > 0)`).join(" + ");
   const { results } = await db
     .prepare(
       `SELECT e.name, ${hits} AS hits FROM entities e
        WHERE ${IN_SCOPE} AND ${hits} > 0
        ORDER BY hits DESC, e.name LIMIT ?2`,
     )
-    .bind(organizationId, limit, ...patterns.slice(0, 5))
+    .bind(organizationId, limit, ...fragments.slice(0, 5))
     .all<{ name: string }>();
   return results.map((r) => r.name);
 }
@@ -131,7 +135,7 @@ export async function searchScopedFaqs(
          JOIN faqs f ON f.id = faq_search.rowid
          JOIN entities e ON e.id = f.entity_id
        WHERE faq_search MATCH ?2 AND ${IN_SCOPE}
-         AND (?3 IS NULL OR e.id = ?3 OR e.brand_id = ?3)
+         AND (?3 IS NULL OR e.id = ?3 COLLATE NOCASE OR e.brand_id = ?3 COLLATE NOCASE)
          AND (?4 IS NULL OR e.kind = ?4)
          AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
        ORDER BY rank LIMIT ?6`,
@@ -139,4 +143,16 @@ export async function searchScopedFaqs(
     .bind(organizationId, match, filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
     .all<SearchHit>();
   return results;
+}
+
+/** The FAQ categories that occur in the organization's scope, by name. */
+export async function scopedCategories(db: D1Database, organizationId: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT DISTINCT f.category FROM faqs f JOIN entities e ON e.id = f.entity_id
+       WHERE ${IN_SCOPE} ORDER BY f.category`,
+    )
+    .bind(organizationId)
+    .all<{ category: string }>();
+  return results.map((r) => r.category);
 }

@@ -67,7 +67,9 @@ describe("the MCP server, driven by the MCP SDK's Client over streamable HTTP", 
     expect((search.structuredContent as { results: { entityId: string }[] }).results[0]!.entityId).toBe("DMO-LIS");
     const list = await client.callTool({ name: "service_list_entities", arguments: { kind: "brand" } });
     expect(list.structuredContent).toEqual({ entities: [{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }] });
-    await expect(client.callTool({ name: "service_query", arguments: { limit: 0 } })).rejects.toThrow(/-32602|Invalid arguments/);
+    const invalid = await client.callTool({ name: "service_query", arguments: { limit: 0 } });
+    expect(invalid.isError).toBe(true);
+    expect((invalid.content as { text: string }[])[0]!.text).toMatch(/^Invalid arguments for service_query: entity: .*limit: Too small/);
 
     await transport.terminateSession();
     await client.close();

@@ -1,7 +1,9 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createApp } from "../../src/app";
 import { describe, expect, it } from "vitest";
 import { findEntity } from "../../src/storage/entities";
-import { get, sha256Hex16 } from "./helpers";
+import { faqCacheKey } from "../../src/content/routes";
+import { API, get, sha256Hex16 } from "./helpers";
 
 const WEAK_ETAG = /^W\/"[0-9a-f]{16}"$/;
 
@@ -79,6 +81,29 @@ describe("ETags and Cache-Control", () => {
     await rename(original.name);
     // Identical backing data gives an identical ETag again.
     expect((await get(path)).headers.get("ETag")).toBe(before);
+  });
+
+  it("keeps every 200 in the Cache API, and answers from it a request this isolate has never served (another isolate's cache)", async () => {
+    const version = (await env.DB.prepare("SELECT version FROM content_version").first<{ version: number }>())!.version;
+    const limits = { maxEntities: 1000, maxBytes: 10 * 1024 * 1024 };
+    const noFlags = { includePropertyId: false, includeCategory: false };
+    // What this isolate served is stored in the Cache API too, byte for byte (once the response's waitUntil is done).
+    const ctx = createExecutionContext();
+    const served = await createApp().fetch(new Request(`${API}/api/v3/content/HO-AUR-0011/faq.json`, { headers: { "X-API-Key": "demo-key" } }), env, ctx);
+    const body = await served.text();
+    await waitOnExecutionContext(ctx);
+    const stored = await caches.default.match(new Request(faqCacheKey(API, "HO-AUR-0011", noFlags, limits, version)));
+    expect(await stored!.text()).toBe(body);
+    expect(stored!.headers.get("ETag")).toBe(served.headers.get("ETag"));
+    // A representation only the Cache API holds (as one cached near a partner by another isolate) is served from there, not rebuilt.
+    const elsewhere = JSON.stringify({ cachedBy: "another isolate" });
+    await caches.default.put(
+      new Request(faqCacheKey(API, "HO-AUR-0012", noFlags, limits, version)),
+      new Response(elsewhere, { headers: { ETag: 'W/"00000000000000aa"', "Cache-Control": "public, max-age=3600" } }),
+    );
+    const fromCacheApi = await get("/api/v3/content/HO-AUR-0012/faq.json");
+    expect(await fromCacheApi.text()).toBe(elsewhere);
+    expect(fromCacheApi.headers.get("ETag")).toBe('W/"00000000000000aa"');
   });
 
   it("never caches errors", async () => {

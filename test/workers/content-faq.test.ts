@@ -141,6 +141,23 @@ describe("payload guards follow their configuration", () => {
     );
   });
 
+  it("applies the default 10 MB byte guard when MAX_GRAPH_BYTES is unset", async () => {
+    // 700 properties (under the 1,000-entity guard) of 15 KB each: about 10.5 MB of @graph.
+    const answer = "x".repeat(15_000);
+    const records: ContentRecord[] = [{ kind: "brand", id: "HO-HEAVY", name: "Heavy", faqs: [] }];
+    for (let n = 1; n <= 700; n++) records.push({ kind: "property", id: `HO-HEAVY-${n}`, name: `Heavy ${n}`, brandId: "HO-HEAVY", propertyId: n, faqs: [{ category: "Parking", question: "?", answer }] });
+    const plan = await planImport(env.DB, records.map((record, i) => ({ line: i + 1, record })));
+    await env.DB.batch(changeStatements(env.DB, plan.changes));
+    const vars = { ...env } as Record<string, unknown>;
+    delete vars.MAX_GRAPH_BYTES;
+    delete vars.MAX_GRAPH_ENTITIES;
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`${API}/api/v3/content/HO-HEAVY/faq.json`, { headers: { "X-API-Key": "demo-key" } }), vars as never, ctx);
+    await waitOnExecutionContext(ctx);
+    const body = await expectErrorResponse(res, 413, "Payload Too Large", "/api/v3/content/HO-HEAVY/faq.json");
+    expect(body.message).toMatch(/exceeds the limit of 10485760 bytes/);
+  });
+
   it("answers 413 when the serialized body passes MAX_GRAPH_BYTES, and 200 when it fits", async () => {
     await seedBrand("HO-BYTES", 250);
     const full = await fetchWith({}, "/api/v3/content/HO-BYTES/faq.json");

@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { adminJson } from "./admin-helpers";
 import { expectErrorResponse, get } from "./helpers";
 
 const ROSTER = "/api/v3/content/HO-CAS/properties";
@@ -42,14 +43,34 @@ describe("hourly per-key rate limit", () => {
   });
 
   it("counts 304s, 400s and 404s against the key, but never requests without a valid key", async () => {
-    const counted = async (headers: Record<string, string>) =>
-      (await SELF.fetch(`https://api.example.com${ROSTER}`, { headers: { "X-API-Key": "demo-key", ...headers } })).headers.get("X-RateLimit-Remaining");
-    const r1 = Number(await counted({}));
-    await SELF.fetch("https://api.example.com/api/v3/content/HO-AUR-0001/faq.json?includeCategory=x", { headers: { "X-API-Key": "demo-key" } });
-    await SELF.fetch("https://api.example.com/api/v3/content/HO-NOPE/properties", { headers: { "X-API-Key": "demo-key" } });
-    await SELF.fetch(`https://api.example.com${ROSTER}`, { headers: { "X-API-Key": "wrong-key" } });
-    await SELF.fetch(`https://api.example.com${ROSTER}`);
-    expect(Number(await counted({}))).toBe(r1 - 3);
+    const { key } = await adminJson("POST", "/api-keys", { partner: "Counting", hourlyLimit: 100 }, 201);
+    const first = await get(ROSTER, key);
+    expect(first.headers.get("X-RateLimit-Remaining")).toBe("99");
+    const notModified = await get(ROSTER, key, { "If-None-Match": first.headers.get("ETag")! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get("X-RateLimit-Remaining")).toBe("98");
+    expect((await get("/api/v3/content/HO-AUR-0001/faq.json?includeCategory=x", key)).status).toBe(400);
+    expect((await get("/api/v3/content/HO-NOPE/properties", key)).status).toBe(404);
+    expect((await get(ROSTER, "wrong-key")).status).toBe(401);
+    expect((await get(ROSTER, null)).status).toBe(401);
+    expect((await get(ROSTER, key)).headers.get("X-RateLimit-Remaining")).toBe("95");
+  });
+
+  it("counts per key: two keys of one partner have separate budgets", async () => {
+    const [a, b] = await Promise.all([
+      adminJson("POST", "/api-keys", { partner: "Twin", hourlyLimit: 3 }, 201),
+      adminJson("POST", "/api-keys", { partner: "Twin", hourlyLimit: 3 }, 201),
+    ]);
+    const statuses = async (key: string, n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push((await get(ROSTER, key)).status);
+      return out;
+    };
+    expect(await statuses(a.key, 4)).toEqual([200, 200, 200, 429]);
+    const fromB = await get(ROSTER, b.key);
+    expect(fromB.status).toBe(200);
+    expect(fromB.headers.get("X-RateLimit-Remaining")).toBe("2");
+    expect(await statuses(b.key, 3)).toEqual([200, 200, 429]);
   });
 
   it("keeps the window's count when the counter object is evicted from memory", async () => {

@@ -26,19 +26,19 @@ export const mcpHeaders = (token: string, sessionId?: string): Record<string, st
   ...(sessionId ? { "mcp-session-id": sessionId } : {}),
 });
 
-export const initializeRequest = (id = 1) => ({
+export const initializeRequest = (id = 1, protocolVersion = "2025-03-26") => ({
   jsonrpc: "2.0",
   id,
   method: "initialize",
-  params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "vitest", version: "1.0.0" } },
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "vitest", version: "1.0.0" } },
 });
 
 export function post(token: string, body: unknown, sessionId?: string, headers: Record<string, string> = {}): Promise<Response> {
   return SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(token, sessionId), ...headers }, body: JSON.stringify(body) });
 }
 
-export async function openSession(token: string): Promise<string> {
-  const res = await post(token, initializeRequest());
+export async function openSession(token: string, protocolVersion = "2025-03-26"): Promise<string> {
+  const res = await post(token, initializeRequest(1, protocolVersion));
   if (res.status !== 200) throw new Error(`initialize: ${res.status} ${await res.text()}`);
   const sessionId = res.headers.get("mcp-session-id");
   if (!sessionId) throw new Error("no mcp-session-id");
@@ -55,11 +55,18 @@ export async function rpc(token: string, sessionId: string, method: string, para
   return (await res.json()) as RpcReply;
 }
 
-/** tools/call returning structuredContent, failing on any error. */
+/**
+ * tools/call returning the result (its JSON text, which every client gets; structuredContent, when
+ * the session's protocol has it, must say the same), failing on any error.
+ */
 export async function callTool(token: string, sessionId: string, name: string, args: Record<string, unknown>): Promise<any> {
   const reply = await rpc(token, sessionId, "tools/call", { name, arguments: args });
   if (reply.error || reply.result?.isError) throw new Error(`${name}: ${JSON.stringify(reply.error ?? reply.result)}`);
-  return reply.result.structuredContent;
+  const result = JSON.parse(reply.result.content[0].text);
+  if (reply.result.structuredContent !== undefined && JSON.stringify(reply.result.structuredContent) !== JSON.stringify(result)) {
+    throw new Error(`${name}: structuredContent differs from the text`);
+  }
+  return result;
 }
 
 export async function expectEnvelope(res: Response, status: number, code: string): Promise<string> {

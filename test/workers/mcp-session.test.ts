@@ -1,7 +1,8 @@
 import { createExecutionContext, env, evictDurableObject, runDurableObjectAlarm, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
-import { BASE, expectEnvelope, initializeRequest, mcpHeaders, openSession, post, rpc, tokenFor } from "./mcp-helpers";
+import { adminJson, tokenForNewOrganization } from "./admin-helpers";
+import { BASE, expectEnvelope, initializeRequest, mcpHeaders, openSession, post, rpc, TOKEN_URL, tokenFor } from "./mcp-helpers";
 
 let aurora: string;
 let boreal: string;
@@ -77,23 +78,44 @@ describe("MCP session states (SPEC)", () => {
   });
 
   it.each([
-    ["malformed JSON", "{not json", {}],
-    ["a wrong Content-Type", JSON.stringify(listTools), { "Content-Type": "text/plain" }],
-    ["an Accept without text/event-stream", JSON.stringify(listTools), { Accept: "application/json" }],
-    ["an empty batch", "[]", {}],
-  ])("answers %s with 400 bad_request", async (_, body, headers) => {
+    ["malformed JSON", "{not json", {}, 400, "bad_request", /not valid JSON/],
+    ["an empty batch", "[]", {}, 400, "bad_request", /empty batch/],
+    ["another Content-Type", JSON.stringify(listTools), { "Content-Type": "application/json-patch+json" }, 415, "unsupported_media_type", /must be application\/json, not application\/json-patch\+json/],
+    ["text/plain", JSON.stringify(listTools), { "Content-Type": "text/plain" }, 415, "unsupported_media_type", /must be application\/json/],
+    ["an Accept without text/event-stream", JSON.stringify(listTools), { Accept: "application/json" }, 406, "not_acceptable", /Accept must admit application\/json and text\/event-stream/],
+    ["an unsupported MCP-Protocol-Version", JSON.stringify(listTools), { "MCP-Protocol-Version": "1999-01-01" }, 400, "bad_request", /Unsupported MCP-Protocol-Version "1999-01-01"; this server speaks 2026-07-28, 2025-11-25/],
+    ["a body that is not JSON-RPC", JSON.stringify({ hello: "world" }), {}, 400, "bad_request", /not a JSON-RPC 2\.0 message/],
+    ["a batch of 51", JSON.stringify(Array.from({ length: 51 }, (_, i) => ({ ...listTools, id: i }))), {}, 413, "payload_too_large", /at most 50 messages/],
+  ])("answers %s in SPEC's envelope with a message that says what to change", async (_, body, headers, status, code, message) => {
     const sessionId = await openSession(aurora);
     const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora, sessionId), ...headers }, body });
-    await expectEnvelope(res, 400, "bad_request");
+    expect(await expectEnvelope(res, status, code)).toMatch(message);
   });
 
-  it("answers a JSON-RPC request that is not valid JSON-RPC with a JSON-RPC error, never a 500", async () => {
+  it("answers a malformed initialize with what is wrong, not with 'session id required'", async () => {
+    const res = await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26" } });
+    expect(await expectEnvelope(res, 400, "bad_request")).toMatch(/initialize request is malformed/);
+    const body = (await (await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })).json()) as { error: { details: { field: string }[] } };
+    expect(body.error.details.map((d) => d.field)).toEqual(expect.arrayContaining(["params.protocolVersion", "params.clientInfo"]));
+  });
+
+  it("serves Accept: */* (curl's default) and a request without Accept", async () => {
+    const res = await post(aurora, initializeRequest(), undefined, { Accept: "*/*" });
+    expect(res.status).toBe(200);
+    const sessionId = res.headers.get("mcp-session-id")!;
+    const bare = await SELF.fetch(`${BASE}/v1/sse`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${aurora}`, "Content-Type": "application/json", "mcp-session-id": sessionId },
+      body: JSON.stringify(listTools),
+    });
+    expect(bare.status).toBe(200);
+  });
+
+  it("answers an unknown method with a JSON-RPC error (-32601), never a 500", async () => {
     const sessionId = await openSession(aurora);
     const res = await post(aurora, { jsonrpc: "2.0", id: 9, method: "no/such/method" }, sessionId);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32601);
-    const junk = await post(aurora, { hello: "world" }, sessionId);
-    expect(junk.status).toBeLessThan(500);
   });
 
   it("expires an idle session (30 min) by alarm, and at once when a late call finds it past expiry", async () => {
@@ -139,7 +161,7 @@ describe("MCP session states (SPEC)", () => {
     await reader.cancel();
 
     await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, crypto.randomUUID()), Accept: "text/event-stream" } }), 404, "not_found");
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "application/json" } }), 400, "bad_request");
+    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "application/json" } }), 406, "not_acceptable");
   });
 });
 
@@ -206,28 +228,54 @@ describe("MCP host protections", () => {
     await expectEnvelope(await SELF.fetch("http://mcp.example.com/v1/sse", { method: "POST" }), 403, "forbidden");
   });
 
-  it("limits requests per organization per hour with 429 rate_limited, retry_after and Retry-After", async () => {
+  it("admits exactly the organization's hourly limit, then 429 rate_limited with retry_after and Retry-After", async () => {
+    const token = await tokenForNewOrganization("org-limit-exact", ["DMO-LIS"]);
     const app = createApp();
     const call = () =>
       app.fetch(
-        new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(boreal), body: JSON.stringify(initializeRequest()) }),
+        new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) }),
         { ...env, MCP_RATE_LIMIT: "3" },
         createExecutionContext(),
       );
-    const statuses: number[] = [];
-    let limited: Response | undefined;
-    for (let i = 0; i < 10 && !limited; i++) {
-      const res = await call();
-      statuses.push(res.status);
-      if (res.status === 429) limited = res;
-    }
-    expect(limited).toBeDefined();
-    const body = (await limited!.json()) as { error: { code: string; message: string; retry_after: number } };
+    const responses = [await call(), await call(), await call(), await call()];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    const limited = responses[3]!;
+    const body = (await limited.json()) as { error: { code: string; message: string; retry_after: number } };
     expect(body.error.code).toBe("rate_limited");
     expect(body.error.retry_after).toBeGreaterThan(0);
-    expect(limited!.headers.get("Retry-After")).toBe(String(body.error.retry_after));
-    // Another organization is not affected.
-    expect((await post(aurora, initializeRequest())).status).toBe(200);
+    expect(limited.headers.get("Retry-After")).toBe(String(body.error.retry_after));
+    expect(limited.headers.get("X-RateLimit-Remaining")).toBe("0");
+  });
+
+  it("keeps organizations' limits apart under concurrent load: each admits exactly its limit", async () => {
+    const [tokenA, tokenB] = await Promise.all([
+      tokenForNewOrganization("org-load-a", ["DMO-LIS"]),
+      tokenForNewOrganization("org-load-b", ["AIR-LIS"]),
+    ]);
+    const app = createApp();
+    const call = (token: string) =>
+      app.fetch(
+        new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) }),
+        { ...env, MCP_RATE_LIMIT: "5" },
+        createExecutionContext(),
+      );
+    const responses = await Promise.all([...Array.from({ length: 20 }, () => call(tokenA)), ...Array.from({ length: 20 }, () => call(tokenB))]);
+    const admitted = (from: number) => responses.slice(from, from + 20).filter((r) => r.status === 200).length;
+    expect([admitted(0), admitted(20)]).toEqual([5, 5]);
+    expect(responses.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+  });
+
+  it("binds a session to its client, not only its organization: another client of the same organization gets 404", async () => {
+    const other = await adminJson("POST", "/identity-clients", { organizationId: "org-aurora" }, 201);
+    const res = await SELF.fetch(TOKEN_URL, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: other.clientId, client_secret: other.clientSecret }),
+    });
+    const sibling = ((await res.json()) as { access_token: string }).access_token;
+    const sessionId = await openSession(aurora);
+    await expectEnvelope(await post(sibling, listTools, sessionId), 404, "not_found");
+    expect((await post(aurora, listTools, sessionId)).status).toBe(200);
   });
 
   it("serves the protected-resource metadata publicly: the origin at the root, the endpoint at its path (RFC 9728 §3.1)", async () => {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { importRecords } from "./admin-helpers";
 import { callTool, openSession, rpc, tokenFor } from "./mcp-helpers";
 
 type Caller = { token: string; session: string };
@@ -17,14 +18,15 @@ beforeAll(async () => {
 const call = (who: Caller, name: string, args: Record<string, unknown>) => callTool(who.token, who.session, name, args);
 
 describe("tools/list", () => {
-  it("lists the three tools with input and output JSON Schemas and descriptions", async () => {
+  it("lists the three tools with input JSON Schemas and descriptions; output schemas only from protocol 2025-06-18 on", async () => {
     const { result } = await rpc(aurora.token, aurora.session, "tools/list");
     const byName = Object.fromEntries(result.tools.map((t: { name: string }) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual(["service_list_entities", "service_query", "service_search_documents"]);
     for (const tool of result.tools) {
       expect(tool.description.length).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe("object");
-      expect(tool.outputSchema.type).toBe("object");
+      // This session negotiated 2025-03-26, which has no outputSchema (a client would expect structuredContent).
+      expect(tool.outputSchema).toBeUndefined();
       expect(tool.annotations.readOnlyHint).toBe(true);
     }
     expect(byName.service_query.inputSchema.required).toEqual(["entity"]);
@@ -32,6 +34,10 @@ describe("tools/list", () => {
     expect(byName.service_list_entities.inputSchema.properties.limit).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
     expect(byName.service_query.inputSchema.properties.limit).toMatchObject({ minimum: 1, maximum: 50, default: 20 });
     expect(byName.service_search_documents.inputSchema.properties.limit).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+
+    const newer = await openSession(aurora.token, "2025-06-18");
+    const listed = (await rpc(aurora.token, newer, "tools/list")).result.tools;
+    for (const tool of listed) expect(tool.outputSchema.type).toBe("object");
   });
 });
 
@@ -135,16 +141,15 @@ describe("service_query", () => {
 });
 
 describe("service_search_documents", () => {
-  it("ranks FAQs by bm25 with a snippet, within scope", async () => {
+  it("ranks FAQs by bm25 with a snippet, within scope, and says only their rank position", async () => {
     const { results } = await call(aurora, "service_search_documents", { query: "are pets allowed", limit: 5 });
     expect(results).toHaveLength(5);
     for (const r of results) {
       expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
       expect(r.snippet).toMatch(/\*\*/);
-      expect(typeof r.score).toBe("number");
+      expect(r.score).toBeUndefined();
     }
-    const scores = results.map((r: { score: number }) => r.score);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(results.map((r: { rank: number }) => r.rank)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("searches all of HO-BOR's FAQs for org-boreal and never returns another organization's FAQs, from both sides", async () => {
@@ -177,30 +182,75 @@ describe("service_search_documents", () => {
   it.each(['"', 'parking" OR "x', "NEAR(parking pets)", "question:parking", "park*", "-parking", "^", "(", "AND OR NOT", "'; DROP TABLE faqs; --", "🙂"])(
     "never parses user text as FTS5 syntax: %s",
     async (query) => {
-      const reply = await rpc(aurora.token, aurora.session, "tools/call", { name: "service_search_documents", arguments: { query } });
-      expect(reply.error).toBeUndefined();
-      expect(reply.result.isError).toBeFalsy();
-      for (const r of reply.result.structuredContent.results) expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
+      const { results } = await call(aurora, "service_search_documents", { query });
+      for (const r of results) expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
     },
   );
 });
 
-describe("invalid tool calls are JSON-RPC errors, never HTTP 500", () => {
+describe("invalid tool calls", () => {
   it.each([
-    ["service_query", {}],
-    ["service_query", { entity: "" }],
-    ["service_query", { entity: "HO-AUR", limit: 51 }],
-    ["service_query", { entity: "HO-AUR", unexpected: true }],
-    ["service_search_documents", { query: "x".repeat(501) }],
-    ["service_search_documents", { query: "parking", kind: "hotel" }],
-    ["service_list_entities", { limit: 0 }],
-    ["service_list_entities", { limit: 201 }],
-    ["service_list_entities", { cursor: "not-a-cursor" }],
-    ["service_list_entities", { limit: "ten" }],
-    ["no_such_tool", {}],
-  ])("%s %j → -32602", async (name, args) => {
+    ["service_query", {}, /entity: Invalid input: expected string/],
+    ["service_query", { entity: "" }, /entity: Too small: expected string to have >=1 characters/],
+    ["service_query", { entity: "HO-AUR", limit: 500 }, /limit: Too big: expected number to be <=50/],
+    ["service_query", { entity: "HO-AUR", unexpected: true }, /Unrecognized key: "unexpected"/],
+    ["service_search_documents", { query: "" }, /query: Too small/],
+    ["service_search_documents", { query: "x".repeat(501) }, /query: Too big: expected string to have <=500 characters/],
+    ["service_search_documents", { query: "parking", kind: "hotel" }, /kind: Invalid option: expected one of "brand"\|"property"\|"destination"\|"airport"/],
+    ["service_list_entities", { limit: 0 }, /limit: Too small: expected number to be >=1/],
+    ["service_list_entities", { limit: 201 }, /limit: Too big: expected number to be <=200/],
+    ["service_list_entities", { cursor: "not-a-cursor" }, /cursor is not a nextCursor this tool returned/],
+    ["service_list_entities", { limit: "ten" }, /limit: Invalid input: expected number, received string/],
+  ])("%s %j is a tool result with isError that names the field and what is allowed", async (name, args, message) => {
     const reply = await rpc(aurora.token, aurora.session, "tools/call", { name, arguments: args });
+    expect(reply.error).toBeUndefined();
+    expect(reply.result.isError).toBe(true);
+    expect(reply.result.content[0].text).toMatch(message);
+    expect(reply.result.content[0].text).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it("answers an unknown category with the categories in the caller's scope", async () => {
+    for (const [name, args] of [
+      ["service_search_documents", { query: "parking", category: "Parkng" }],
+      ["service_query", { entity: "HO-AUR-0001", category: "Parkng" }],
+    ] as const) {
+      const reply = await rpc(aurora.token, aurora.session, "tools/call", { name, arguments: args });
+      expect(reply.result.isError).toBe(true);
+      expect(reply.result.content[0].text).toMatch(/^Unknown category "Parkng"\. The categories in your scope are: .*Parking.*\.$/);
+    }
+    // A category that exists but has no match is an empty answer, not an error.
+    expect((await call(aurora, "service_query", { entity: "DMO-LIS", category: "Wellness" })).total).toBe(0);
+  });
+
+  it("keeps an unknown tool a JSON-RPC error (-32602) that names the tools", async () => {
+    const reply = await rpc(aurora.token, aurora.session, "tools/call", { name: "no_such_tool", arguments: {} });
     expect(reply.error?.code).toBe(-32602);
-    expect(reply.error?.message).not.toMatch(/at .*\.ts:\d+/);
+    expect(reply.error?.message).toMatch(/Unknown tool: no_such_tool\. The tools are service_query, service_search_documents, service_list_entities\./);
+  });
+});
+
+describe("lookups as people type them", () => {
+  it("match entity IDs case-insensitively in every tool", async () => {
+    expect((await call(aurora, "service_query", { entity: "ho-aur-0001" })).entity.id).toBe("HO-AUR-0001");
+    const listed = await call(aurora, "service_list_entities", { brandId: "ho-aur", limit: 2 });
+    expect(listed.entities.map((e: { id: string }) => e.id)).toEqual(["HO-AUR-0001", "HO-AUR-0002"]);
+    const hits = await call(aurora, "service_search_documents", { query: "parking", entityId: "ho-aur-0002" });
+    expect(hits.results.length).toBeGreaterThan(0);
+    for (const r of hits.results) expect(r.entityId).toBe("HO-AUR-0002");
+  });
+
+  it("match full names case-insensitively beyond ASCII (MÜNCHEN finds München), in query, list and suggestions", async () => {
+    const record = { id: "HO-AUR-0900", kind: "property", name: "Aurora München Hauptbahnhof", brandId: "HO-AUR", propertyId: 900001, faqs: [{ category: "Parking", question: "Parking?", answer: "Yes." }] };
+    await importRecords([record]);
+    expect((await call(aurora, "service_query", { entity: "AURORA MÜNCHEN HAUPTBAHNHOF" })).entity.id).toBe("HO-AUR-0900");
+    expect((await call(aurora, "service_list_entities", { nameContains: "MÜNCHEN" })).entities.map((e: { id: string }) => e.id)).toEqual(["HO-AUR-0900"]);
+    expect((await call(aurora, "service_query", { entity: "münchen" })).suggestions).toEqual(["Aurora München Hauptbahnhof"]);
+    // A name folded by the migration's ASCII-only lower() (Ö stays Ö) is refolded when the same record is imported again.
+    const oland = { ...record, id: "HO-AUR-0901", name: "Aurora ÖLAND Strand", propertyId: 900002 };
+    await importRecords([oland]);
+    await env.DB.prepare("UPDATE entities SET name_key = lower(name) WHERE id = 'HO-AUR-0901'").run();
+    expect((await call(aurora, "service_query", { entity: "aurora öland strand" })).entity).toBeNull();
+    expect((await importRecords([oland])).changed).toEqual(["HO-AUR-0901"]);
+    expect((await call(aurora, "service_query", { entity: "aurora öland strand" })).entity.id).toBe("HO-AUR-0901");
   });
 });

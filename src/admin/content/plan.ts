@@ -1,4 +1,4 @@
-import type { EntityRow } from "../../storage/entities";
+import { nameKey, type EntityRow, type StoredEntity } from "../../storage/entities";
 import type { FaqInput, StoredFaq } from "../../storage/faqs";
 import type { ContentRecord, FaqRecord, RowError } from "./records";
 
@@ -21,7 +21,7 @@ export interface StagedRecord {
 
 /** What is stored now of the entities a file names, their brands, the properties of its brands, and their FAQs. */
 export interface CurrentContent {
-  entities: EntityRow[];
+  entities: StoredEntity[];
   faqs: StoredFaq[];
 }
 
@@ -75,7 +75,7 @@ function diffFaqs(entityId: string, stored: StoredFaq[], wanted: FaqRecord[], ch
   return writes() !== before;
 }
 
-function referenceErrors(rows: StagedRecord[], byId: Map<string, StagedRecord>, stored: Map<string, EntityRow>): RowError[] {
+function referenceErrors(rows: StagedRecord[], byId: Map<string, StagedRecord>, stored: Map<string, StoredEntity>): RowError[] {
   const errors: RowError[] = [];
   for (const { line, record } of rows) {
     const existing = stored.get(record.id);
@@ -126,7 +126,9 @@ export function planContent(rows: StagedRecord[], current: CurrentContent, now: 
       continue;
     }
     const faqsChanged = diffFaqs(record.id, storedFaqs.get(record.id) ?? [], record.faqs, changes);
-    const rowChanged = existing.name !== wanted.name || existing.brand_id !== wanted.brand_id || existing.property_id !== wanted.property_id;
+    // A name folded by an older rule (lower() of a migration) is rewritten too.
+    const rowChanged =
+      existing.name !== wanted.name || existing.brand_id !== wanted.brand_id || existing.property_id !== wanted.property_id || existing.name_key !== nameKey(wanted.name);
     if (rowChanged || faqsChanged) {
       changes.entities.update.push({ ...wanted, updated_at: now });
       ids.changed.push(record.id);

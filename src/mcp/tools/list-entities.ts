@@ -1,7 +1,7 @@
 import { listScopedEntities } from "../../storage/scoped-content";
 import { ListEntitiesInput, ListEntitiesOutput } from "./schemas";
-import { containsPattern } from "./text";
-import { defineTool, invalidParams } from "./tool";
+import { nameKey } from "../../storage/entities";
+import { defineTool, ToolArgumentError } from "./tool";
 
 const encodeCursor = (afterId: string): string => btoa(JSON.stringify({ after: afterId }));
 
@@ -10,7 +10,7 @@ function decodeCursor(cursor: string): string {
     const { after } = JSON.parse(atob(cursor)) as { after?: unknown };
     if (typeof after === "string") return after;
   } catch {}
-  throw invalidParams("Invalid arguments for service_list_entities: cursor is not a nextCursor this tool returned.");
+  throw new ToolArgumentError("Invalid arguments for service_list_entities: cursor is not a nextCursor this tool returned; omit it to start from the first page.");
 }
 
 export const listEntities = defineTool({
@@ -19,14 +19,14 @@ export const listEntities = defineTool({
   description:
     "Lists the hotel brands, hotels (properties), destinations and airports this organization can see, ordered by ID. " +
     "Use it to discover exact entity IDs and full registered names before calling service_query. " +
-    "Filter by kind, by brandId (a brand's hotels) or by part of the name; page with nextCursor.",
+    "Filter by kind, by brandId (a brand's hotels) or by part of the name (all case-insensitive); page with nextCursor.",
   input: ListEntitiesInput,
   output: ListEntitiesOutput,
   async run(args, { db, organizationId }) {
     const rows = await listScopedEntities(db, organizationId, {
       kind: args.kind,
       brandId: args.brandId,
-      namePattern: args.nameContains === undefined ? undefined : containsPattern(args.nameContains),
+      nameContains: args.nameContains === undefined ? undefined : nameKey(args.nameContains),
       afterId: args.cursor === undefined ? "" : decodeCursor(args.cursor),
       limit: args.limit + 1,
     });
@@ -41,8 +41,4 @@ export const listEntities = defineTool({
       ...(rows.length > args.limit ? { nextCursor: encodeCursor(page[page.length - 1]!.id) } : {}),
     };
   },
-  summarize: ({ entities, nextCursor }) =>
-    entities.length === 0
-      ? "No entities match."
-      : entities.map((e) => `${e.id}  ${e.name} (${e.kind})`).join("\n") + (nextCursor ? `\n\nMore: pass cursor "${nextCursor}".` : ""),
 });

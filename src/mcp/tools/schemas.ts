@@ -8,7 +8,7 @@ const Category = z.string().min(1).max(100).describe('An FAQ category, e.g. "Par
 
 export const ListEntitiesInput = z.strictObject({
   kind: EntityKind.optional(),
-  brandId: z.string().min(1).max(128).optional().describe("Only the properties of this brand, e.g. HO-AUR."),
+  brandId: z.string().min(1).max(128).optional().describe("Only the properties of this brand, e.g. HO-AUR (case-insensitive)."),
   nameContains: z.string().min(1).max(200).optional().describe("Case-insensitive substring of the entity name."),
   cursor: z.string().min(1).max(200).optional().describe("nextCursor from the previous page."),
   limit: z.number().int().min(1).max(200).default(50).describe("Page size, 1-200 (default 50)."),
@@ -28,7 +28,7 @@ export const ListEntitiesOutput = z.object({
 });
 
 export const QueryInput = z.strictObject({
-  entity: z.string().min(1).max(200).describe("The entity's full registered name (case-insensitive) or its ID, e.g. HO-AUR-0001."),
+  entity: z.string().min(1).max(200).describe("The entity's full registered name or its ID, e.g. HO-AUR-0001 (both case-insensitive)."),
   question: z.string().min(1).max(500).optional().describe("A question to rank the entity's FAQs by relevance."),
   category: Category.optional(),
   limit: z.number().int().min(1).max(50).default(20).describe("Maximum FAQs, 1-50 (default 20)."),
@@ -53,7 +53,7 @@ export const QueryOutput = z.object({
 
 export const SearchInput = z.strictObject({
   query: z.string().min(1).max(500).describe("Words to search for in FAQ questions and answers."),
-  entityId: z.string().min(1).max(128).optional().describe("Only this entity; a brand ID includes its properties."),
+  entityId: z.string().min(1).max(128).optional().describe("Only this entity (case-insensitive); a brand ID includes its properties."),
   kind: EntityKind.optional(),
   category: Category.optional(),
   limit: z.number().int().min(1).max(50).default(10).describe("Maximum results, 1-50 (default 10)."),
@@ -64,7 +64,7 @@ export const SearchOutput = z.object({
     Faq.extend({
       entityId: z.string(),
       entityName: z.string(),
-      score: z.number().describe("Relevance (negated bm25): higher is better."),
+      rank: z.number().int().min(1).describe("Position in the ranking, 1 for the best match."),
       snippet: z.string().describe("The best matching passage, matches in **bold**."),
     }),
   ),

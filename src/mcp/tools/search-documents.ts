@@ -1,13 +1,14 @@
 import { searchScopedFaqs } from "../../storage/scoped-content";
 import { SearchInput, SearchOutput } from "./schemas";
 import { ftsAnyOf } from "./text";
+import { assertKnownCategory } from "./categories";
 import { defineTool } from "./tool";
 
 export const searchDocuments = defineTool({
   name: "service_search_documents",
   title: "Search FAQs",
   description:
-    "Full-text search over the FAQs of every entity this organization can see, best match first (bm25). " +
+    "Full-text search over the FAQs of every entity this organization can see, best match first (rank 1). " +
     "Use it when you do not know which hotel or place holds the answer. Narrow with entityId (a brand ID includes " +
     "its hotels), kind or category.",
   input: SearchInput,
@@ -21,20 +22,17 @@ export const searchDocuments = defineTool({
       category: args.category,
       limit: args.limit,
     });
+    if (hits.length === 0) await assertKnownCategory(db, organizationId, args.category);
     return {
-      results: hits.map((h) => ({
+      results: hits.map((h, index) => ({
         entityId: h.entity_id,
         entityName: h.entity_name,
         question: h.question,
         answer: h.answer,
         category: h.category,
-        score: Math.round(-h.rank * 1000) / 1000,
+        rank: index + 1,
         snippet: h.snippet,
       })),
     };
   },
-  summarize: ({ results }) =>
-    results.length === 0
-      ? "No FAQ matches."
-      : results.map((r) => `${r.entityName} (${r.entityId}): ${r.question}\n${r.answer}`).join("\n\n"),
 });

@@ -1,4 +1,4 @@
-/** Turning user text into safe SQL operands: it never reaches FTS5 or LIKE as syntax. */
+/** Turning user text into safe FTS5 operands: it never reaches FTS5 as syntax. */
 
 const MAX_TERMS = 32;
 
@@ -16,6 +16,3 @@ export function ftsAnyOf(text: string): string | null {
   const terms = words(text).slice(0, MAX_TERMS);
   return terms.length === 0 ? null : terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
 }
-
-/** A LIKE pattern matching `text` anywhere, with `%`, `_` and `\` escaped by `\`. */
-export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
