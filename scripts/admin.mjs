@@ -58,27 +58,31 @@ const scope = org.command("scope").description("an organization's scope");
 scope.command("add").argument("<id>").argument("<entityId>").description("add an entity to the scope").action(run(async (o, id, entityId) => output(o, await api("POST", `/organizations/${enc(id)}/scope`, { entityId }), fields)));
 scope.command("remove").argument("<id>").argument("<entityId>").description("remove an entity from the scope").action(run(async (o, id, entityId) => output(o, await api("DELETE", `/organizations/${enc(id)}/scope/${enc(entityId)}`), fields)));
 
-// --- identity clients (realm client_credentials) ---------------------------------------------
-const identityColumns = [["CLIENT ID", (c) => c.clientId], ["ORGANIZATION", (c) => c.organizationId], ["CREATED", (c) => c.createdAt]];
-const identity = program.command("identity-client").description("clients of the built-in realm (client_credentials)");
+// --- identity clients (realm client_credentials, or clients of the external OIDC_ISSUER) -----
+const identityColumns = [["ISSUER", (c) => c.issuer], ["CLIENT ID", (c) => c.clientId], ["ORGANIZATION", (c) => c.organizationId], ["CREATED", (c) => c.createdAt]];
+const ISSUER_HELP = "'realm' (default) or the external issuer's exact iss (OIDC_ISSUER)";
+const clientPath = (id, o) => `/identity-clients/${enc(id)}${o.issuer && o.issuer !== "realm" ? `?issuer=${enc(o.issuer)}` : ""}`;
+const identity = program.command("identity-client").description("clients whose tokens map to an organization: the built-in realm's, or the external issuer's");
 identity.command("list").description("list identity clients (no secrets)").action(run(async (o) => output(o, await api("GET", "/identity-clients"), (d) => table(d.identityClients, identityColumns))));
-identity.command("show").argument("<clientId>").description("show one identity client").action(run(async (o, id) => output(o, await api("GET", `/identity-clients/${enc(id)}`), fields)));
+identity.command("show").argument("<clientId>").option("--issuer <issuer>", ISSUER_HELP).description("show one identity client").action(run(async (o, id) => output(o, await api("GET", clientPath(id, o)), fields)));
 identity
   .command("create")
   .requiredOption("--org <organizationId>", "its organization, or 'none'")
-  .option("--id <clientId>", "the client ID (random when omitted)")
-  .description("create an identity client; its secret is shown once")
+  .option("--id <clientId>", "the client ID (random for a realm client when omitted)")
+  .option("--issuer <issuer>", ISSUER_HELP)
+  .description("create an identity client; a realm client's secret is shown once")
   .action(run(async (o) => {
-    output(o, await api("POST", "/identity-clients", { ...(o.id ? { clientId: o.id } : {}), organizationId: orgOrNone(o.org) }), fields);
-    warnShownOnce("client secret");
+    const created = await api("POST", "/identity-clients", { ...(o.issuer ? { issuer: o.issuer } : {}), ...(o.id ? { clientId: o.id } : {}), organizationId: orgOrNone(o.org) });
+    output(o, created, fields);
+    if (created.clientSecret) warnShownOnce("client secret");
   }));
-identity.command("move").argument("<clientId>").requiredOption("--org <organizationId>", "the new organization, or 'none'").description("move a client to another organization").action(run(async (o, id) => output(o, await api("PATCH", `/identity-clients/${enc(id)}`, { organizationId: orgOrNone(o.org) }), fields)));
-identity.command("rotate-secret").argument("<clientId>").description("issue a new secret; the old one stops working at once").action(run(async (o, id) => {
+identity.command("move").argument("<clientId>").option("--issuer <issuer>", ISSUER_HELP).requiredOption("--org <organizationId>", "the new organization, or 'none'").description("move a client to another organization").action(run(async (o, id) => output(o, await api("PATCH", clientPath(id, o), { organizationId: orgOrNone(o.org) }), fields)));
+identity.command("rotate-secret").argument("<clientId>").description("issue a new secret for a realm client; the old one stops working at once").action(run(async (o, id) => {
   output(o, await api("POST", `/identity-clients/${enc(id)}/secret`), fields);
   warnShownOnce("client secret");
 }));
-identity.command("delete").argument("<clientId>").description("delete an identity client").action(run(async (o, id) => {
-  await api("DELETE", `/identity-clients/${enc(id)}`);
+identity.command("delete").argument("<clientId>").option("--issuer <issuer>", ISSUER_HELP).description("delete an identity client").action(run(async (o, id) => {
+  await api("DELETE", clientPath(id, o));
   output(o, { deleted: id }, () => `Deleted identity client ${id}.`);
 }));
 

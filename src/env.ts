@@ -25,6 +25,8 @@ export interface Env {
   /** Private ES256 JWK (JSON) to sign with instead of keys kept in D1. */
   SIGNING_KEY_JWK?: string;
   TOKEN_TTL_SECONDS?: string;
+  /** Longest lifetime (`exp − iat`) accepted in a bearer token, from any issuer (default 86400). */
+  MAX_TOKEN_LIFETIME_SECONDS?: string;
   MCP_RATE_LIMIT?: string;
   SESSION_IDLE_SECONDS?: string;
   SESSION_MAX_SECONDS?: string;

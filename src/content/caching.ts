@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { sha256PrefixHex } from "../crypto/hash";
-import { BodyCache } from "./memory-cache";
+import { BodyCache } from "../cache/body-cache";
 
 export const CACHE_CONTROL = "public, max-age=3600";
 

@@ -4,7 +4,7 @@ import { constantTimeEqual, sha256Hex } from "../crypto/hash";
 import { DEFAULT_REALM, realmIssuer, type AppEnv } from "../env";
 import { publicCors } from "../http/public-cors";
 import { oauthError } from "../http/surface-errors";
-import { findIdentityClient } from "../storage/identity-clients";
+import { findIdentityClient, REALM_ISSUER_KEY } from "../storage/identity-clients";
 import { publishedJwks, SIGNING_ALG } from "./signing-keys";
 import { issueAccessToken, MCP_SCOPE } from "./tokens";
 
@@ -63,7 +63,7 @@ identityRoutes.post("/protocol/openid-connect/token", async (c) => {
     return oauthError(400, "invalid_scope", `The only scope is ${MCP_SCOPE}.`);
   }
 
-  const client = await findIdentityClient(c.env.DB, clientId);
+  const client = await findIdentityClient(c.env.DB, REALM_ISSUER_KEY, clientId);
   // Hash and compare even for unknown clients, so response timing does not reveal which client IDs exist.
   const presented = await sha256Hex(secret);
   const matches = await constantTimeEqual(presented, client?.secret_hash ?? "0".repeat(64));

@@ -1,11 +1,14 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from "jose";
-import { mcpAudience, realmIssuer, type Env } from "../env";
-import { findIdentityClient } from "../storage/identity-clients";
+import { intVar, mcpAudience, realmIssuer, type Env } from "../env";
+import { ExpiringCache } from "../cache/expiring-cache";
+import { REALM_ISSUER_KEY, scopedClientOrganization } from "../storage/identity-clients";
 import { publishedJwks, refreshJwks } from "./signing-keys";
 
 /** Who is calling the MCP server: a client and the organization it is provisioned for. */
 export interface Principal {
   clientId: string;
+  /** Whose client it is: REALM_ISSUER_KEY, an external issuer's `iss`, or the connector flow's provider. */
+  issuer: string;
   organizationId: string;
   /** Only for tokens of the connector flow: the grant they belong to and the user who made it. */
   grant?: { id: string; userId: string; grantedAt: string };
@@ -17,14 +20,18 @@ export class TokenRejected extends Error {}
 const ALGORITHMS = ["ES256", "RS256"];
 const CLOCK_TOLERANCE_S = 30;
 const ORGANIZATION_CACHE_MS = 60_000;
-// Unknown kids are attacker-controlled: look the keys up again at most this often, not on every such token.
+const MAX_CACHED_ORGANIZATIONS = 10_000;
+const DEFAULT_MAX_TOKEN_LIFETIME_S = 86_400;
+// Unknown kids are attacker-controlled: look the keys up again at most this often per issuer, not on every
+// such token; per issuer, so a flood of them at one origin cannot delay a rotated key at another.
 const JWKS_REFRESH_INTERVAL_MS = 10_000;
-let lastJwksRefresh = 0;
+const recentJwksRefreshes = new ExpiringCache<true>(JWKS_REFRESH_INTERVAL_MS, 100);
 
 const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 // The realm's JWKS array is cached and shared while unchanged; its key set (with imported keys) follows it.
 let localKeySet: { keys: JWK[]; verifyWith: ReturnType<typeof createLocalJWKSet> } | undefined;
-const organizationCache = new Map<string, { organizationId: string | null; until: number }>();
+// Client IDs come from tokens anyone may sign at an external issuer: the cache's bound keeps a flood in check.
+export const organizationCache = new ExpiringCache<string | null>(ORGANIZATION_CACHE_MS, MAX_CACHED_ORGANIZATIONS);
 
 function remoteKeySet(url: string) {
   let keys = remoteKeySets.get(url);
@@ -33,13 +40,12 @@ function remoteKeySet(url: string) {
 }
 
 const builtInKeys =
-  (env: Env): JWTVerifyGetKey =>
+  (env: Env, issuer: string): JWTVerifyGetKey =>
   async (header, input) => {
     let keys = await publishedJwks(env);
-    const now = Date.now();
-    if (header.kid && !keys.some((k) => k.kid === header.kid) && now - lastJwksRefresh >= JWKS_REFRESH_INTERVAL_MS) {
+    if (header.kid && !keys.some((k) => k.kid === header.kid) && !recentJwksRefreshes.get(issuer)) {
       // A key rotated in on another isolate: look once more before refusing.
-      lastJwksRefresh = now;
+      recentJwksRefreshes.set(issuer, true);
       refreshJwks();
       keys = await publishedJwks(env);
     }
@@ -50,6 +56,8 @@ const builtInKeys =
 function describeFailure(error: unknown): string {
   if (error instanceof errors.JWTExpired) return "The access token has expired.";
   if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === "missing") return `The access token has no ${error.claim} claim.`;
+    if (error.claim === "iat") return "The access token's iat claim is in the future.";
     if (error.claim === "aud") return "The access token was issued for another audience.";
     if (error.claim === "iss") return "The access token was issued by an untrusted issuer.";
     if (error.claim === "nbf") return "The access token is not valid yet.";
@@ -61,12 +69,16 @@ function describeFailure(error: unknown): string {
   return "The access token is malformed.";
 }
 
-/** The organization a realm client is provisioned for (cached per isolate for up to 60 s). */
-export async function clientOrganization(env: Env, clientId: string, now = Date.now()): Promise<string | null> {
-  const cached = organizationCache.get(clientId);
-  if (cached && cached.until > now) return cached.organizationId;
-  const organizationId = (await findIdentityClient(env.DB, clientId))?.organization_id ?? null;
-  organizationCache.set(clientId, { organizationId, until: now + ORGANIZATION_CACHE_MS });
+/**
+ * The organization a client of `issuer` (REALM_ISSUER_KEY or the external issuer's `iss`) acts for,
+ * or null when it has none or its organization's scope is empty; cached per isolate for up to 60 s.
+ */
+export async function clientOrganization(env: Env, issuer: string, clientId: string, now = Date.now()): Promise<string | null> {
+  const key = `${issuer}\n${clientId}`;
+  const cached = organizationCache.get(key, now);
+  if (cached !== undefined) return cached;
+  const organizationId = await scopedClientOrganization(env.DB, issuer, clientId);
+  organizationCache.set(key, organizationId, now);
   return organizationId;
 }
 
@@ -74,7 +86,8 @@ const clientIdClaim = (payload: JWTPayload): unknown => payload.client_id ?? pay
 
 /**
  * Verifies a bearer token from the built-in realm or the configured external issuer: signature,
- * algorithm, `iss`, `aud`, `exp` and `nbf` (30 s leeway), then maps its client to an organization.
+ * algorithm, `iss`, `aud`, `exp`, `iat` and `nbf` (30 s leeway), a lifetime (`exp − iat`) within
+ * MAX_TOKEN_LIFETIME_SECONDS, then maps the pair (issuer, client) to an organization.
  */
 export async function verifyAccessToken(env: Env, requestUrl: string, token: string): Promise<Principal> {
   let issuer: unknown;
@@ -90,20 +103,34 @@ export async function verifyAccessToken(env: Env, requestUrl: string, token: str
     throw new TokenRejected("The access token was issued by an untrusted issuer.");
   }
 
+  const maxLifetime = intVar(env.MAX_TOKEN_LIFETIME_SECONDS, DEFAULT_MAX_TOKEN_LIFETIME_S);
   let payload: JWTPayload;
   try {
-    const options = { issuer, audience: mcpAudience(env), algorithms: ALGORITHMS, clockTolerance: CLOCK_TOLERANCE_S };
+    const options = {
+      issuer,
+      audience: mcpAudience(env),
+      algorithms: ALGORITHMS,
+      clockTolerance: CLOCK_TOLERANCE_S,
+      // A token without an end, or minted long ago, is a stolen credential that never stops working.
+      requiredClaims: ["exp", "iat"],
+      maxTokenAge: maxLifetime,
+    };
     ({ payload } =
       issuer === external && env.OIDC_JWKS_URL
         ? await jwtVerify(token, remoteKeySet(env.OIDC_JWKS_URL), options)
-        : await jwtVerify(token, builtInKeys(env), options));
+        : await jwtVerify(token, builtInKeys(env, issuer), options));
   } catch (error) {
     throw new TokenRejected(describeFailure(error));
   }
 
+  if (payload.exp! - payload.iat! > maxLifetime) {
+    throw new TokenRejected(`The access token's lifetime (exp - iat) exceeds ${maxLifetime} s.`);
+  }
   const clientId = clientIdClaim(payload);
   if (typeof clientId !== "string" || clientId === "") throw new TokenRejected("The access token carries no client_id claim.");
-  const organizationId = await clientOrganization(env, clientId);
+  // The same client ID at two issuers is two clients: only the pair names a provisioned client.
+  const issuerKey = issuer === builtIn ? REALM_ISSUER_KEY : issuer;
+  const organizationId = await clientOrganization(env, issuerKey, clientId);
   if (!organizationId) throw new TokenRejected(`The client ${clientId} has no organization scope.`);
-  return { clientId, organizationId };
+  return { clientId, issuer: issuerKey, organizationId };
 }

@@ -26,7 +26,7 @@ const verifyBearer = (env: Env, requestUrl: string, token: string): Promise<Prin
 
 /** Whether a principal verified earlier still has access: a long-lived stream asks again as it goes. */
 export async function stillAuthorized(env: Env, principal: Principal): Promise<boolean> {
-  if (!principal.grant) return (await clientOrganization(env, principal.clientId)) === principal.organizationId;
+  if (!principal.grant) return (await clientOrganization(env, principal.issuer, principal.clientId)) === principal.organizationId;
   const { userId, grantedAt } = principal.grant;
   return (await connectorAccessDenial(env, principal.clientId, { userId, grantedAt, organizationId: principal.organizationId })) === null;
 }

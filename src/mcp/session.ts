@@ -152,4 +152,7 @@ export class McpSession extends DurableObject<Env> {
 const expiresAt = (r: SessionRecord): number => Math.min(r.lastSeenAt + r.idleMs, r.createdAt + r.maxMs);
 // A connector session belongs to one grant: after re-authorizing (or being revoked) a client opens a new one.
 const ownedBy = (r: SessionRecord, owner: SessionOwner): boolean =>
-  r.organizationId === owner.organizationId && r.clientId === owner.clientId && r.grant?.id === owner.grant?.id;
+  r.organizationId === owner.organizationId &&
+  r.issuer === owner.issuer &&
+  r.clientId === owner.clientId &&
+  r.grant?.id === owner.grant?.id;

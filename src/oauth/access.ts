@@ -1,3 +1,4 @@
+import { ExpiringCache } from "../cache/expiring-cache";
 import type { Env } from "../env";
 import { connectorAccessRow, type ConnectorAccessRow } from "../storage/users";
 
@@ -14,18 +15,14 @@ export interface ConnectorProps {
  * client therefore stops their tokens within this time (the README promises 5 s).
  */
 export const CONNECTOR_ACCESS_CACHE_MS = 4_000;
-const MAX_CACHED = 10_000;
-const cache = new Map<string, { row: ConnectorAccessRow | null; until: number }>();
+const cache = new ExpiringCache<ConnectorAccessRow | null>(CONNECTOR_ACCESS_CACHE_MS, 10_000);
 
 async function accessRow(env: Env, userId: string, clientId: string, fresh: boolean): Promise<ConnectorAccessRow | null> {
   const key = `${userId}\n${clientId}`;
-  const now = Date.now();
-  const cached = cache.get(key);
-  if (!fresh && cached && cached.until > now) return cached.row;
+  const cached = fresh ? undefined : cache.get(key);
+  if (cached !== undefined) return cached;
   const row = await connectorAccessRow(env.DB, userId, clientId);
-  cache.delete(key);
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-  cache.set(key, { row, until: now + CONNECTOR_ACCESS_CACHE_MS });
+  cache.set(key, row);
   return row;
 }
 
@@ -44,6 +41,7 @@ export async function connectorAccessDenial(
   if (!row) return "The user who authorized this access no longer exists.";
   if (row.disabled_at !== null) return "The user who authorized this access is disabled.";
   if (row.organization_id !== props.organizationId) return "The user's organization changed since this access was authorized; authorize again.";
+  if (!row.organization_scoped) return "The user's organization has no content scope.";
   if (row.tokens_valid_after !== null && props.grantedAt <= row.tokens_valid_after) return "This authorization was revoked; authorize again.";
   if (row.client_revoked_at !== null && props.grantedAt <= row.client_revoked_at) return "The operator revoked this client's access.";
   return null;

@@ -3,6 +3,9 @@ import { TokenRejected, type Principal } from "../identity/verify";
 import { connectorAccessDenial, type ConnectorProps } from "./access";
 import { authorizationServer, mcpResources } from "./server";
 
+/** The issuer key of connector-flow principals (their clients live in the provider's store, not in identity_clients). */
+export const CONNECTOR_ISSUER_KEY = "connector";
+
 /** Tokens of the connector flow are `<userId>:<grantId>:<secret>`; realm JWTs never contain a colon. */
 export const isConnectorToken = (token: string): boolean => token.split(":").length === 3;
 
@@ -23,6 +26,7 @@ export async function verifyConnectorToken(env: Env, requestUrl: string, token: 
   if (denial) throw new TokenRejected(denial);
   return {
     clientId: validated.clientId,
+    issuer: CONNECTOR_ISSUER_KEY,
     organizationId: props.organizationId,
     grant: { id: token.split(":")[1]!, userId: props.userId, grantedAt: props.grantedAt },
   };

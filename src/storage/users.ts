@@ -28,6 +28,8 @@ export interface ConnectorAccessRow {
   organization_id: string;
   disabled_at: string | null;
   tokens_valid_after: string | null;
+  /** 1 while the user's organization has at least one entity in scope. */
+  organization_scoped: number;
   client_revoked_at: string | null;
 }
 
@@ -35,6 +37,7 @@ export const connectorAccessRow = (db: D1Database, userId: string, clientId: str
   db
     .prepare(
       `SELECT u.organization_id, u.disabled_at, u.tokens_valid_after,
+         EXISTS (SELECT 1 FROM organization_scopes s WHERE s.organization_id = u.organization_id) AS organization_scoped,
          (SELECT revoked_at FROM oauth_client_revocations WHERE client_id = ?2) AS client_revoked_at
        FROM users u WHERE u.id = ?1`,
     )

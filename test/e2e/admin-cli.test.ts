@@ -118,6 +118,7 @@ describe("npm run admin", () => {
     expect((await json(["identity-client", "show", "cli-bot"])).organizationId).toBeNull();
     expect((await cli(["identity-client", "delete", "cli-bot"])).code).toBe(0);
     await expectFailure(["identity-client", "create", "--org", "org-nope"], /No organization org-nope/);
+    await expectFailure(["identity-client", "create", "--org", "org-boreal", "--issuer", "https://idp.example.com", "--id", "kc-bot"], /not a trusted issuer/);
   });
 
   it("issues API keys that work at once and revokes them", async () => {

@@ -4,22 +4,9 @@ import { sha256Hex } from "../../src/crypto/hash";
 import { admin, adminJson } from "./admin-helpers";
 import { ANA, authorizeAs, Browser, connectorTokens, demoRequest, formHandle, tokenRequest } from "./connector-helpers";
 import { expectErrorResponse, get } from "./helpers";
-import { BASE, callTool, expectEnvelope, initializeRequest, openSession, post, TOKEN_URL } from "./mcp-helpers";
+import { BASE, callTool, clientCredentials, expectEnvelope, initializeRequest, openSession, post, tokenOf } from "./mcp-helpers";
 
 afterEach(() => vi.useRealTimers());
-
-const clientCredentials = (clientId: string, clientSecret: string) =>
-  SELF.fetch(TOKEN_URL, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
-  });
-
-async function tokenOf(clientId: string, clientSecret: string): Promise<string> {
-  const res = await clientCredentials(clientId, clientSecret);
-  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 describe("organizations", () => {
   it("are created with a scope that decides what their clients' tools see", async () => {
@@ -68,7 +55,7 @@ describe("identity clients", () => {
     const stored = await env.DB.prepare("SELECT secret_hash FROM identity_clients WHERE client_id = 'partner-bot'").first<{ secret_hash: string }>();
     expect(stored!.secret_hash).toBe(await sha256Hex(created.clientSecret));
     expect(JSON.stringify(await adminJson("GET", "/identity-clients"))).not.toContain(created.clientSecret);
-    expect(await adminJson("GET", "/identity-clients/partner-bot")).toEqual({ clientId: "partner-bot", organizationId: "org-boreal", createdAt: created.createdAt });
+    expect(await adminJson("GET", "/identity-clients/partner-bot")).toEqual({ issuer: "realm", clientId: "partner-bot", organizationId: "org-boreal", createdAt: created.createdAt });
     expect((await post(await tokenOf("partner-bot", created.clientSecret), initializeRequest())).status).toBe(200);
   });
 

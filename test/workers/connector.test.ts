@@ -5,6 +5,7 @@ import { CONNECTOR_ACCESS_CACHE_MS } from "../../src/oauth/access";
 import { revokeClientGrants } from "../../src/storage/oauth-clients";
 import { disableUser } from "../../src/storage/users";
 import { oauthHelpers } from "../../src/oauth/server";
+import { CONNECTOR_ISSUER_KEY } from "../../src/oauth/tokens";
 import {
   ANA,
   authorizeAs,
@@ -421,6 +422,22 @@ describe("connector tokens at /v1/sse", () => {
     }
   });
 
+  it("are not issued while the user's organization has an empty scope, and are refused if it empties", async () => {
+    const { deleteScope, insertOrganization, insertScope } = await import("../../src/storage/organizations");
+    await insertOrganization(env.DB, { id: "org-empty-scope", name: "Empty", created_at: new Date().toISOString() }).run();
+    await createUser("eva@empty.example", "eva-password", "org-empty-scope");
+    const eva = { email: "eva@empty.example", password: "eva-password" };
+    await expect(connectorTokens({ user: eva })).rejects.toThrow(/invalid_grant.*organization has no content scope/);
+
+    await insertScope(env.DB, "org-empty-scope", "HO-BOR").run();
+    const tokens = await connectorTokens({ user: eva });
+    expect((await post(tokens.access_token, initializeRequest())).status).toBe(200);
+    await deleteScope(env.DB, "org-empty-scope", "HO-BOR").run();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + CONNECTOR_ACCESS_CACHE_MS);
+    expect(await expectEnvelope(await post(tokens.access_token, initializeRequest()), 401, "unauthorized")).toMatch(/organization has no content scope/);
+  });
+
   it("stop working within 5 s of disabling the user, at /v1/sse and /token, and the user's sessions end", async () => {
     expect(CONNECTOR_ACCESS_CACHE_MS).toBeLessThanOrEqual(5000);
     const userId = await createUser("rui@aurora.example", "rui-password");
@@ -469,6 +486,7 @@ describe("connector tokens at /v1/sse", () => {
     expect((await reader.read()).done).toBe(true);
     const stored = await env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId)).touch({
       clientId: DEMO_CLIENT,
+      issuer: CONNECTOR_ISSUER_KEY,
       organizationId: "org-aurora",
       grant: { id: tokens.access_token.split(":")[1]!, userId, grantedAt: "" },
     });
@@ -522,14 +540,14 @@ describe("connector tokens at /v1/sse", () => {
 const admin = (method: string, path: string) =>
   SELF.fetch(`${BASE}/admin/v1${path}`, { method, headers: { Authorization: "Bearer test-admin-token" } });
 
-async function createUser(email: string, password: string): Promise<string> {
+async function createUser(email: string, password: string, organizationId = "org-aurora"): Promise<string> {
   const { hashPassword } = await import("../../src/crypto/password");
   const { insertUser } = await import("../../src/storage/users");
   const id = `user-${crypto.randomUUID()}`;
   await insertUser(env.DB, {
     id,
     email,
-    organization_id: "org-aurora",
+    organization_id: organizationId,
     password_hash: await hashPassword(password),
     disabled_at: null,
     tokens_valid_after: null,

@@ -8,16 +8,21 @@ export const CLIENTS = {
   orphan: ["orphan-client", "orphan-secret"],
 } as const;
 
-export async function tokenFor(client: keyof typeof CLIENTS): Promise<string> {
-  const [id, secret] = CLIENTS[client];
-  const res = await SELF.fetch(TOKEN_URL, {
+/** The realm's token endpoint with client credentials in the form. */
+export const clientCredentials = (clientId: string, clientSecret: string): Promise<Response> =>
+  SELF.fetch(TOKEN_URL, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret }),
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
   });
-  if (res.status !== 200) throw new Error(`token for ${id}: ${res.status} ${await res.text()}`);
+
+export async function tokenOf(clientId: string, clientSecret: string): Promise<string> {
+  const res = await clientCredentials(clientId, clientSecret);
+  if (res.status !== 200) throw new Error(`token for ${clientId}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+export const tokenFor = (client: keyof typeof CLIENTS): Promise<string> => tokenOf(CLIENTS[client][0], CLIENTS[client][1]);
 
 export const mcpHeaders = (token: string, sessionId?: string): Record<string, string> => ({
   Authorization: `Bearer ${token}`,
