@@ -15,6 +15,7 @@ export default defineConfig({
               bindings: {
                 ENVIRONMENT: "test",
                 ADMIN_TOKEN: "test-admin-token",
+                KEY_ENCRYPTION_KEY: "test-key-encryption-key-of-32-characters",
                 TEST_MIGRATIONS: migrations,
               },
             },

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm run dev`: applies D1 migrations locally, starts `wrangler dev`, loads the demo fixture into an
+// `npm run dev`: provides local secrets, applies D1 migrations locally, starts `wrangler dev`, loads the demo fixture into an
 // empty database and prints the demo credentials.
 // Options: --port N (8787), --persist-to DIR, --var NAME:VALUE (repeatable, e.g. ALLOWED_REDIRECT_URIS:...).
 import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -17,6 +18,9 @@ const { values } = parseArgs({
 const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : [];
 const origin = `http://localhost:${values.port}`;
 const ADMIN_TOKEN = "dev-admin-token";
+
+// Local secrets (KEY_ENCRYPTION_KEY) come from .dev.vars; a fresh clone starts from the committed example.
+if (!existsSync(join(root, ".dev.vars"))) copyFileSync(join(root, ".dev.vars.example"), join(root, ".dev.vars"));
 
 const migrate = spawnSync(join(bin, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...persist], {
   cwd: root,

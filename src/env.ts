@@ -22,6 +22,8 @@ export interface Env {
   /** An external OpenID provider to trust instead of (or besides) the built-in realm. */
   OIDC_ISSUER?: string;
   OIDC_JWKS_URL?: string;
+  /** Secret (≥ 32 random characters) under which the realm's private signing keys are sealed in D1. */
+  KEY_ENCRYPTION_KEY?: string;
   /** Private ES256 JWK (JSON) to sign with instead of keys kept in D1. */
   SIGNING_KEY_JWK?: string;
   TOKEN_TTL_SECONDS?: string;

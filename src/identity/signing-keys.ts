@@ -1,10 +1,13 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import { isSealed, seal, unseal } from "../crypto/sealed";
 import { tokenTtlSeconds, type Env } from "../env";
 import {
   activeSigningKey,
   insertSigningKey,
   publishedSigningKeys,
   retireSigningKeysExcept,
+  sealSigningKey,
+  unsealedSigningKeys,
   type SigningKeyRow,
 } from "../storage/signing-keys";
 
@@ -33,13 +36,14 @@ async function configuredKey(env: Env): Promise<{ jwk: JWK; kid: string } | unde
   return { jwk, kid: jwk.kid ?? (await calculateJwkThumbprint(jwk)) };
 }
 
-async function newKeyRow(createdAt: string): Promise<SigningKeyRow> {
+async function newKeyRow(env: Env, createdAt: string): Promise<SigningKeyRow> {
   const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
   return {
     kid,
-    private_jwk: JSON.stringify(await exportJWK(privateKey)),
+    // A copy of the database must not be able to mint tokens: the private key is stored sealed, bound to its kid.
+    private_jwk: await seal(env.KEY_ENCRYPTION_KEY, JSON.stringify(await exportJWK(privateKey)), kid),
     public_jwk: JSON.stringify(publicMembers(publicJwk, kid)),
     created_at: createdAt,
     retired_at: null,
@@ -56,19 +60,29 @@ export async function currentSigner(env: Env, now = Date.now()): Promise<Signer>
   } else {
     let row = await activeSigningKey(env.DB);
     if (!row) {
-      await insertSigningKey(env.DB, await newKeyRow(new Date(now).toISOString())).run();
+      await insertSigningKey(env.DB, await newKeyRow(env, new Date(now).toISOString())).run();
       // Two isolates may race to create the first key; both keys are published and the newest signs.
       row = (await activeSigningKey(env.DB))!;
     }
-    signer = { kid: row.kid, privateKey: (await importJWK(JSON.parse(row.private_jwk) as JWK, SIGNING_ALG)) as CryptoKey };
+    const privateJwk = isSealed(row.private_jwk) ? await unseal(env.KEY_ENCRYPTION_KEY, row.private_jwk, row.kid) : row.private_jwk;
+    if (!isSealed(row.private_jwk)) await sealStoredKeys(env);
+    signer = { kid: row.kid, privateKey: (await importJWK(JSON.parse(privateJwk) as JWK, SIGNING_ALG)) as CryptoKey };
   }
   signerCache = { source: keySource(env), signer, until: now + CACHE_MS };
   return signer;
 }
 
+/** Seals every private key stored in plain form before KEY_ENCRYPTION_KEY (the first time a plain key is met). */
+async function sealStoredKeys(env: Env): Promise<void> {
+  const plain = await unsealedSigningKeys(env.DB);
+  if (plain.length === 0) return;
+  const sealed = await Promise.all(plain.map(async (row) => sealSigningKey(env.DB, row.kid, row.private_jwk, await seal(env.KEY_ENCRYPTION_KEY, row.private_jwk, row.kid))));
+  await env.DB.batch(sealed);
+}
+
 /** Starts signing with a new key; the previous ones stay published until their tokens have expired. */
 export async function rotateSigningKey(env: Env, now = Date.now()): Promise<string> {
-  const row = await newKeyRow(new Date(now).toISOString());
+  const row = await newKeyRow(env, new Date(now).toISOString());
   await env.DB.batch([insertSigningKey(env.DB, row), retireSigningKeysExcept(env.DB, row.kid, new Date(now).toISOString())]);
   signerCache = undefined;
   jwksCache = undefined;

@@ -2,6 +2,7 @@
 
 export interface SigningKeyRow {
   kid: string;
+  /** Sealed (src/crypto/sealed.ts) since KEY_ENCRYPTION_KEY; rows written before hold a plain JWK until sealed. */
   private_jwk: string;
   public_jwk: string;
   created_at: string;
@@ -29,3 +30,15 @@ export const insertSigningKey = (db: D1Database, key: SigningKeyRow): D1Prepared
 
 export const retireSigningKeysExcept = (db: D1Database, kid: string, at: string): D1PreparedStatement =>
   db.prepare("UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL AND kid <> ?").bind(at, kid);
+
+/** Rows whose private key is still a plain JWK (written before keys were sealed). */
+export async function unsealedSigningKeys(db: D1Database): Promise<Pick<SigningKeyRow, "kid" | "private_jwk">[]> {
+  const { results } = await db
+    .prepare("SELECT kid, private_jwk FROM signing_keys WHERE private_jwk LIKE '{%'")
+    .all<Pick<SigningKeyRow, "kid" | "private_jwk">>();
+  return results;
+}
+
+/** Replaces a plain private key by its sealed form, unless another isolate already did. */
+export const sealSigningKey = (db: D1Database, kid: string, plain: string, sealed: string): D1PreparedStatement =>
+  db.prepare("UPDATE signing_keys SET private_jwk = ? WHERE kid = ? AND private_jwk = ?").bind(sealed, kid, plain);

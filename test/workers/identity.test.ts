@@ -1,8 +1,10 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
+import { calculateJwkThumbprint, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
+import { SealingError, unseal } from "../../src/crypto/sealed";
 import { rotateSigningKey } from "../../src/identity/signing-keys";
+import { insertSigningKey } from "../../src/storage/signing-keys";
 import { BASE, mcpHeaders, initializeRequest, TOKEN_URL, tokenFor } from "./mcp-helpers";
 
 const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
@@ -133,5 +135,55 @@ describe("realm keys and discovery", () => {
     const later = (await jwks()).map((k) => k.kid);
     expect(later).toContain(newKid);
     expect(later).not.toContain(oldKid);
+  });
+
+  it("stores private signing keys sealed under KEY_ENCRYPTION_KEY: the stored column is not a usable key", async () => {
+    const token = await tokenFor("aurora");
+    const { kid } = decodeProtectedHeader(token);
+    const row = await env.DB.prepare("SELECT private_jwk, public_jwk FROM signing_keys WHERE kid = ?").bind(kid).first<{ private_jwk: string; public_jwk: string }>();
+    expect(row!.private_jwk).toMatch(/^aesgcm1\.[\w-]{16}\.[\w-]+$/);
+    expect(() => JSON.parse(row!.private_jwk)).toThrow();
+    await expect(importJWK(row!.private_jwk as unknown as JWK, "ES256")).rejects.toThrow();
+    // Nothing of the private scalar `d` is in the row in any encoding the key uses.
+    expect(JSON.parse(row!.public_jwk)).not.toHaveProperty("d");
+    await expect(unseal("another-key-encryption-key-of-32-chars", row!.private_jwk, kid!)).rejects.toThrow(SealingError);
+    // Bound to its row: the sealed value does not open as another kid's key.
+    await expect(unseal(env.KEY_ENCRYPTION_KEY, row!.private_jwk, "another-kid")).rejects.toThrow(SealingError);
+    const opened = JSON.parse(await unseal(env.KEY_ENCRYPTION_KEY, row!.private_jwk, kid!)) as JWK;
+    expect(opened).toMatchObject({ kty: "EC", crv: "P-256", d: expect.any(String) });
+  });
+
+  it("seals the private keys stored in plain form before, the first time it meets one, and signs with them", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    const kid = await calculateJwkThumbprint(publicJwk);
+    const plain = JSON.stringify(await exportJWK(privateKey));
+    const createdAt = new Date(Date.now() + 1_000).toISOString(); // the newest key: it signs
+    await insertSigningKey(env.DB, { kid, private_jwk: plain, public_jwk: JSON.stringify({ ...publicJwk, kid, alg: "ES256", use: "sig" }), created_at: createdAt, retired_at: null }).run();
+    await insertSigningKey(env.DB, { kid: "retired-plain", private_jwk: plain, public_jwk: JSON.stringify({ ...publicJwk, kid: "retired-plain" }), created_at: "2026-01-01T00:00:00.000Z", retired_at: "2026-01-02T00:00:00.000Z" }).run();
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 3 * 3_600_000); // past the 60 s signer cache, also one filled in an earlier test's future
+    expect(decodeProtectedHeader(await tokenFor("aurora")).kid).toBe(kid);
+    const { results } = await env.DB.prepare("SELECT kid, private_jwk FROM signing_keys").all<{ kid: string; private_jwk: string }>();
+    expect(results.filter((r) => !r.private_jwk.startsWith("aesgcm1."))).toEqual([]);
+    expect(await unseal(env.KEY_ENCRYPTION_KEY, results.find((r) => r.kid === "retired-plain")!.private_jwk, "retired-plain")).toBe(plain);
+  });
+
+  it("refuses to sign without KEY_ENCRYPTION_KEY: a 500 in OAuth JSON, the reason only in the log", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 6 * 3_600_000);
+    const res = await createApp().fetch(
+      new Request(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }) }),
+      { ...env, KEY_ENCRYPTION_KEY: undefined },
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(500);
+    const body = await res.text();
+    expect(JSON.parse(body)).toEqual({ error: "server_error", error_description: expect.any(String) });
+    expect(body).not.toMatch(/KEY_ENCRYPTION_KEY|at .*\.ts/);
+    expect(log.mock.calls.flat().join(" ")).toMatch(/KEY_ENCRYPTION_KEY must be set/);
+    log.mockRestore();
   });
 });
