@@ -30,6 +30,10 @@ export interface Env {
   /** Longest lifetime (`exp − iat`) accepted in a bearer token, from any issuer (default 86400). */
   MAX_TOKEN_LIFETIME_SECONDS?: string;
   MCP_RATE_LIMIT?: string;
+  /** Token requests (realm and connector flow) per calling address per hour (default 3000). */
+  TOKEN_RATE_LIMIT_PER_ADDRESS?: string;
+  /** Token requests naming one client per hour (default 3000). */
+  TOKEN_RATE_LIMIT_PER_CLIENT?: string;
   SESSION_IDLE_SECONDS?: string;
   SESSION_MAX_SECONDS?: string;
   /** Seconds between keep-alive comments on the GET /v1/sse stream (default 25). */

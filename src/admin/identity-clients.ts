@@ -12,13 +12,14 @@ import {
   setClientSecret,
   type IdentityClientView,
 } from "../storage/identity-clients";
+import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { findOrganization } from "../storage/organizations";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, ERRORS, json, jsonBody, notFound, OrganizationId, SafeId, Timestamp } from "./openapi";
 
 // External issuers choose their own client IDs: any visible ASCII, no spaces or control characters.
-const ClientId = z.string().regex(/^[\x21-\x7e]{1,255}$/, "must be 1-255 visible ASCII characters");
+const ClientId = z.string().regex(CLIENT_ID_PATTERN, "must be 1-255 visible ASCII characters");
 const Issuer = z
   .string()
   .min(1)

@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { ExpiringCache } from "../cache/expiring-cache";
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
 import { apiKeyByHashStatement, type ApiKeyRow } from "../storage/api-keys";
@@ -19,6 +20,14 @@ export function presentedApiKey(headers: Headers): string | null {
   return AUTH_SCHEME.exec(headers.get("Authorization") ?? "")?.[1] ?? null;
 }
 
+/**
+ * Hashes of keys D1 did not know, remembered for 10 s so that a client repeating a made-up or mistyped
+ * key costs no D1 query. A key is random and created before anyone sends it, so this delays nothing
+ * in practice; at worst a key sent before it was created works 10 s later (README).
+ */
+export const UNKNOWN_API_KEY_CACHE_MS = 10_000;
+const unknownApiKeys = new ExpiringCache<true>(UNKNOWN_API_KEY_CACHE_MS, 10_000);
+
 const unauthorized = (message: string, path: string) =>
   contentError(401, message, path, { "WWW-Authenticate": 'ApiKey header="X-API-Key"' });
 
@@ -32,15 +41,18 @@ export const apiKeyAuth = createMiddleware<ContentEnv>(async (c, next) => {
   if (!key) {
     return unauthorized("An API key is required: send it as X-API-Key or as Authorization: ApiKey <key>.", path);
   }
+  const keyHash = await sha256Hex(key);
+  if (unknownApiKeys.get(keyHash)) return unauthorized("The API key is not valid.", path);
   const db = c.env.DB;
-  const [keyResult, versionResult] = await db.batch([
-    apiKeyByHashStatement(db, await sha256Hex(key)),
-    contentVersionStatement(db),
-  ]);
+  const [keyResult, versionResult] = await db.batch([apiKeyByHashStatement(db, keyHash), contentVersionStatement(db)]);
   const row = (keyResult as D1Result<ApiKeyRow>).results[0];
-  if (!row) return unauthorized("The API key is not valid.", path);
+  if (!row) {
+    unknownApiKeys.set(keyHash, true);
+    return unauthorized("The API key is not valid.", path);
+  }
   if (row.revoked_at !== null) return unauthorized("The API key has been revoked.", path);
-  if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) {
+  // Written as "not after now", so an expiry that does not parse (NaN) makes the key invalid, never eternal.
+  if (row.expires_at !== null && !(Date.parse(row.expires_at) > Date.now())) {
     return unauthorized("The API key has expired.", path);
   }
   c.set("apiKey", row);

@@ -3,10 +3,12 @@ import { z } from "zod";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash";
 import { DEFAULT_REALM, realmIssuer, type AppEnv } from "../env";
 import { publicCors } from "../http/public-cors";
+import { basicCredentials } from "../http/basic-credentials";
 import { oauthError } from "../http/surface-errors";
+import { addressTokenLimit, clientTokenLimit, tokenBodyLimit } from "../rate-limit/token-requests";
 import { findIdentityClient, REALM_ISSUER_KEY } from "../storage/identity-clients";
 import { publishedJwks, SIGNING_ALG } from "./signing-keys";
-import { issueAccessToken, MCP_SCOPE } from "./tokens";
+import { CLIENT_ID_PATTERN, issueAccessToken, MCP_SCOPE } from "./tokens";
 
 const TokenForm = z.object({
   grant_type: z.string().min(1),
@@ -14,20 +16,6 @@ const TokenForm = z.object({
   client_secret: z.string().optional(),
   scope: z.string().optional(),
 });
-
-/** RFC 6749 §2.3.1: HTTP Basic with form-urlencoded client id and secret. */
-function basicCredentials(header: string | undefined): { clientId: string; secret: string } | null | "malformed" {
-  const encoded = /^Basic\s+(\S+)$/i.exec(header ?? "")?.[1];
-  if (!encoded) return null;
-  try {
-    const decoded = atob(encoded);
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return "malformed";
-    return { clientId: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
-  } catch {
-    return "malformed";
-  }
-}
 
 const invalidClient = (basic: boolean) =>
   oauthError(401, "invalid_client", "Client authentication failed.", basic ? { "WWW-Authenticate": 'Basic realm="token"' } : undefined);
@@ -40,10 +28,12 @@ identityRoutes.use("*", async (c, next) => {
   await next();
 });
 
-identityRoutes.post("/protocol/openid-connect/token", async (c) => {
+identityRoutes.post("/protocol/openid-connect/token", tokenBodyLimit, async (c) => {
   if (!c.req.header("Content-Type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
     return oauthError(400, "invalid_request", "The token request must be application/x-www-form-urlencoded.");
   }
+  const addressRefusal = await addressTokenLimit(c.env, c.req.raw);
+  if (addressRefusal) return addressRefusal;
   const parsed = TokenForm.safeParse(await c.req.parseBody());
   if (!parsed.success) return oauthError(400, "invalid_request", "grant_type is required.");
   const form = parsed.data;
@@ -59,9 +49,13 @@ identityRoutes.post("/protocol/openid-connect/token", async (c) => {
   const clientId = basic?.clientId ?? form.client_id;
   const secret = basic?.secret ?? form.client_secret;
   if (!clientId || secret === undefined) return invalidClient(basic !== null);
+  if (!CLIENT_ID_PATTERN.test(clientId)) return oauthError(400, "invalid_request", "client_id must be 1-255 visible characters.");
   if (form.scope !== undefined && !form.scope.split(" ").every((s) => s === "" || s === MCP_SCOPE)) {
     return oauthError(400, "invalid_scope", `The only scope is ${MCP_SCOPE}.`);
   }
+
+  const clientRefusal = await clientTokenLimit(c.env, clientId);
+  if (clientRefusal) return clientRefusal;
 
   const client = await findIdentityClient(c.env.DB, REALM_ISSUER_KEY, clientId);
   // Hash and compare even for unknown clients, so response timing does not reveal which client IDs exist.

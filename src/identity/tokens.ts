@@ -4,6 +4,9 @@ import { currentSigner, SIGNING_ALG } from "./signing-keys";
 
 export const MCP_SCOPE = "mcp:tools";
 
+/** Client IDs this service knows: 1-255 visible ASCII characters (no spaces or control characters). */
+export const CLIENT_ID_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
 export interface TokenResponse {
   access_token: string;
   token_type: "Bearer";

@@ -3,6 +3,7 @@ import { intVar, mcpAudience, realmIssuer, type Env } from "../env";
 import { ExpiringCache } from "../cache/expiring-cache";
 import { REALM_ISSUER_KEY, scopedClientOrganization } from "../storage/identity-clients";
 import { publishedJwks, refreshJwks } from "./signing-keys";
+import { CLIENT_ID_PATTERN } from "./tokens";
 
 /** Who is calling the MCP server: a client and the organization it is provisioned for. */
 export interface Principal {
@@ -128,6 +129,7 @@ export async function verifyAccessToken(env: Env, requestUrl: string, token: str
   }
   const clientId = clientIdClaim(payload);
   if (typeof clientId !== "string" || clientId === "") throw new TokenRejected("The access token carries no client_id claim.");
+  if (!CLIENT_ID_PATTERN.test(clientId)) throw new TokenRejected("The access token's client_id is not 1-255 visible characters.");
   // The same client ID at two issuers is two clients: only the pair names a provisioned client.
   const issuerKey = issuer === builtIn ? REALM_ISSUER_KEY : issuer;
   const organizationId = await clientOrganization(env, issuerKey, clientId);

@@ -1,12 +1,14 @@
 import { createMiddleware } from "hono/factory";
 import { intVar, surfaceOrigin, type Env } from "../env";
 import { envelopeError } from "../http/surface-errors";
+import { headerParameter } from "../http/untrusted-text";
 import { clientOrganization, TokenRejected, verifyAccessToken, type Principal } from "../identity/verify";
 import { connectorAccessDenial } from "../oauth/access";
 import { isConnectorToken, verifyConnectorToken } from "../oauth/tokens";
 import { rateLimitHeaders } from "../rate-limit/rate-counter";
+import { jsonBody, requestCost } from "./request-checks";
 
-export type McpEnv = { Bindings: Env; Variables: { principal: Principal } };
+export type McpEnv = { Bindings: Env; Variables: { principal: Principal; jsonBody?: Promise<unknown> } };
 
 export const protectedResourceMetadataUrl = (env: Env, requestUrl: string): string =>
   `${surfaceOrigin(env.BASE_URL, requestUrl)}/.well-known/oauth-protected-resource`;
@@ -15,7 +17,7 @@ export const protectedResourceMetadataUrl = (env: Env, requestUrl: string): stri
 function unauthorized(env: Env, requestUrl: string, description?: string): Response {
   const metadata = `resource_metadata="${protectedResourceMetadataUrl(env, requestUrl)}"`;
   const challenge = description
-    ? `Bearer error="invalid_token", error_description="${description.replace(/["\\]/g, "'")}", ${metadata}`
+    ? `Bearer error="invalid_token", error_description="${headerParameter(description)}", ${metadata}`
     : `Bearer ${metadata}`;
   return envelopeError(401, description ?? "A bearer token is required.", { "WWW-Authenticate": challenge });
 }
@@ -46,18 +48,18 @@ export const bearerAuth = createMiddleware<McpEnv>(async (c, next) => {
   await next();
 });
 
-/** Per-organization hourly limit on MCP requests (default 3600). */
+/** Per-organization hourly limit on MCP requests (default 3600); each request of a batch counts. */
 export const organizationRateLimit = createMiddleware<McpEnv>(async (c, next) => {
   const { organizationId } = c.get("principal");
+  const cost = c.req.method === "POST" ? requestCost(await jsonBody(c).catch(() => undefined)) : 1;
   const counter = c.env.RATE_COUNTER.get(c.env.RATE_COUNTER.idFromName(`organization:${organizationId}`));
-  const decision = await counter.hit(intVar(c.env.MCP_RATE_LIMIT, 3600));
+  const decision = await counter.hit(intVar(c.env.MCP_RATE_LIMIT, 3600), cost);
   if (!decision.allowed) {
-    return envelopeError(
-      429,
-      `The organization's limit of ${decision.limit} MCP requests per hour is used up; retry after ${decision.resetSeconds} s.`,
-      rateLimitHeaders(decision),
-      { retry_after: decision.resetSeconds },
-    );
+    const message =
+      cost > 1 && decision.remaining > 0
+        ? `This batch counts ${cost} requests and only ${decision.remaining} of the organization's ${decision.limit} per hour are left; send fewer, or retry after ${decision.resetSeconds} s.`
+        : `The organization's limit of ${decision.limit} MCP requests per hour is used up; retry after ${decision.resetSeconds} s.`;
+    return envelopeError(429, message, rateLimitHeaders(decision), { retry_after: decision.resetSeconds });
   }
   await next();
 });

@@ -1,7 +1,9 @@
 import { InitializeRequestSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import type { Context } from "hono";
 import { z } from "zod";
 import { envelopeError, type ErrorDetail } from "../http/surface-errors";
+import type { McpEnv } from "./auth";
 
 /**
  * What /v1/sse accepts, checked before the SDK sees a request, so that every refusal is in SPEC's
@@ -11,8 +13,27 @@ import { envelopeError, type ErrorDetail } from "../http/surface-errors";
 
 /** Bodies are read at most this far; a JSON-RPC request to these tools is a few kilobytes. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
-/** A batch may hold at most this many messages; each `tools/call` in it counts against the rate limit. */
+/** A batch may hold at most this many messages; each request in it counts against the rate limit. */
 export const MAX_BATCH_MESSAGES = 50;
+
+/** The POST body parsed as JSON, once per request however many steps read it (rejects when it is not JSON). */
+export function jsonBody(c: Context<McpEnv>): Promise<unknown> {
+  let body = c.get("jsonBody");
+  if (!body) c.set("jsonBody", (body = c.req.json()));
+  return body;
+}
+
+/**
+ * How many requests a POST counts for against the organization's limit: every JSON-RPC request in
+ * it (a batch of 50 `tools/call` is 50), at least 1. A batch over MAX_BATCH_MESSAGES counts 1: it is
+ * refused unread.
+ */
+export function requestCost(body: unknown): number {
+  if (!Array.isArray(body)) return 1;
+  if (body.length > MAX_BATCH_MESSAGES) return 1;
+  const requests = body.filter((m) => typeof m === "object" && m !== null && typeof m.method === "string" && "id" in m).length;
+  return Math.max(1, requests);
+}
 
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 export const KNOWN_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];

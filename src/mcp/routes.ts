@@ -10,7 +10,7 @@ import { MCP_SCOPE } from "../identity/tokens";
 import { mcpResources } from "../oauth/server";
 import { bearerAuth, organizationRateLimit, type McpEnv } from "./auth";
 import { isAllowedOrigin } from "./origins";
-import { acceptsAll, contentTypeProblem, MAX_MCP_BODY_BYTES, messagesProblem, notAcceptable, protocolVersionProblem } from "./request-checks";
+import { acceptsAll, contentTypeProblem, jsonBody, MAX_MCP_BODY_BYTES, messagesProblem, notAcceptable, protocolVersionProblem } from "./request-checks";
 import { serveModernJsonRpc } from "./serve";
 import { MESSAGES_PATH, openSseTransport, postSseMessage } from "./sse-transport";
 import { deleteSession, notificationStream, postLegacy, SESSION_HEADER } from "./streamable";
@@ -35,7 +35,7 @@ async function readMessages(c: Context<McpEnv>): Promise<{ body: unknown } | Res
   if (refusal) return refusal;
   let body: unknown;
   try {
-    body = await c.req.json();
+    body = await jsonBody(c);
   } catch {
     return envelopeError(400, "The body is not valid JSON.");
   }

@@ -2,6 +2,7 @@ import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotoc
 import type { Context } from "hono";
 import { intVar } from "../env";
 import { envelopeError } from "../http/surface-errors";
+import { boundedText } from "../http/untrusted-text";
 import type { McpEnv } from "./auth";
 import type { SessionRecord } from "./session";
 import { serveLegacyJsonRpc } from "./serve";
@@ -53,9 +54,12 @@ export function sessionRecord(c: Context<McpEnv>, protocolVersion: string, clien
   };
 }
 
+/** Longest client name or version kept in a session record; a client chooses them freely. */
+export const MAX_CLIENT_INFO_LENGTH = 200;
+
 export const clientInfoOf = (params: InitializeRequest["params"]): SessionRecord["clientInfo"] => ({
-  name: params.clientInfo.name,
-  version: params.clientInfo.version,
+  name: boundedText(params.clientInfo.name, MAX_CLIENT_INFO_LENGTH),
+  version: boundedText(params.clientInfo.version, MAX_CLIENT_INFO_LENGTH),
 });
 
 /** The protocol version the SDK agreed to in its answer to `initialize`. */

@@ -18,8 +18,8 @@ interface Window {
 }
 
 /**
- * Fixed-window request counter: one object per API key or MCP organization, the window being the
- * current UTC clock hour. A Durable Object processes one event at a time, so counts never race.
+ * Fixed-window request counter: one object per API key, MCP organization or token-endpoint caller,
+ * the window being the current UTC clock hour. A Durable Object processes one event at a time, so counts never race.
  */
 export class RateCounter extends DurableObject<Env> {
   private window: Window = { start: 0, count: 0 };
@@ -32,14 +32,17 @@ export class RateCounter extends DurableObject<Env> {
     });
   }
 
-  /** Counts one request against `limit` unless the window is already full; over-limit requests are not counted. */
-  hit(limit: number): RateDecision {
+  /**
+   * Counts `cost` requests (a JSON-RPC batch is several) against `limit`, all or nothing: when they do
+   * not all fit in what is left of the window, none is counted and the request is refused.
+   */
+  hit(limit: number, cost = 1): RateDecision {
     const now = Date.now();
     const start = now - (now % HOUR_MS);
     if (this.window.start !== start) this.window = { start, count: 0 };
-    const allowed = this.window.count < limit;
+    const allowed = this.window.count + cost <= limit;
     if (allowed) {
-      this.window.count += 1;
+      this.window.count += cost;
       // Not awaited: the output gate holds the reply until the write is durable.
       void this.ctx.storage.put("window", this.window);
     }

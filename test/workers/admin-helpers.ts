@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { tokenOf } from "./mcp-helpers";
 
 export const ADMIN = "https://admin.example.com/admin/v1";
 export const ADMIN_AUTH = { Authorization: "Bearer test-admin-token" };
@@ -51,10 +52,5 @@ export async function exportAll(limit = 500): Promise<any[]> {
 export async function tokenForNewOrganization(id: string, scope: string[]): Promise<string> {
   await adminJson("POST", "/organizations", { id, name: id, scope }, 201);
   const client = await adminJson("POST", "/identity-clients", { organizationId: id }, 201);
-  const res = await SELF.fetch("https://mcp.example.com/realms/hospitality/protocol/openid-connect/token", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.clientSecret }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
+  return tokenOf(client.clientId, client.clientSecret);
 }

@@ -60,6 +60,13 @@ describe("content API keys", () => {
     expect((await expectErrorResponse(await get(ROSTER, "short-lived"), 401, "Unauthorized", ROSTER)).message).toMatch(/expired/);
   });
 
+  it("treats an expiry that does not parse as expired, never as eternal", async () => {
+    for (const [key, expiresAt] of [["odd-expiry", "next tuesday"], ["empty-expiry", ""], ["nan-expiry", "NaN"]] as const) {
+      await createKey(key, `key-${key}`, { expires_at: expiresAt });
+      expect((await expectErrorResponse(await get(ROSTER, key), 401, "Unauthorized", ROSTER)).message).toMatch(/expired/);
+    }
+  });
+
   it("stores keys only as SHA-256 hashes", async () => {
     const rows = await env.DB.prepare("SELECT * FROM api_keys").all<Record<string, unknown>>();
     const stored = JSON.stringify(rows.results);

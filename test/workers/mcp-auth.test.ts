@@ -118,6 +118,15 @@ describe("bearer verification on /v1/sse", () => {
     await expectRejected(await realmToken({ client_id: undefined }), /client_id/);
   });
 
+  it("answers a client_id claim with control characters, quotes or non-ASCII with a well-formed 401 challenge, never a 500", async () => {
+    await expectRejected(await realmToken({ client_id: "bot\r\nSet-Cookie: x=1" }), /client_id is not 1-255 visible characters/);
+    await expectRejected(await realmToken({ client_id: "b\u00f6t" }), /client_id is not 1-255 visible characters/);
+    await expectRejected(await realmToken({ client_id: "x".repeat(5_000) }), /client_id is not 1-255 visible characters/);
+    const res = await post(await realmToken({ client_id: 'quote"back\\slash' }), initializeRequest());
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer error="invalid_token", error_description="The client quote'back'slash has no organization scope\.", resource_metadata="[^"]+"$/);
+  });
+
   it("maps clientId (older Keycloak) and azp when client_id is absent", async () => {
     expect((await post(await realmToken({ client_id: undefined, clientId: "boreal-assistant" }), initializeRequest())).status).toBe(200);
     expect((await post(await realmToken({ client_id: undefined, azp: "boreal-assistant" }), initializeRequest())).status).toBe(200);

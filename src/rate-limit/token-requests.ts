@@ -1,0 +1,57 @@
+import { intVar, type Env } from "../env";
+import { bodyLimit } from "../http/body";
+import { oauthError } from "../http/surface-errors";
+import type { RateDecision } from "./rate-counter";
+
+/**
+ * Hourly limits of the token endpoints (the realm's and the connector flow's): per calling address,
+ * checked before anything is read from storage, and per client, checked before its secret or grant.
+ * Every request counts, refused ones too: that is what makes guessing cost the guesser.
+ */
+export const DEFAULT_TOKEN_REQUESTS_PER_ADDRESS = 3000;
+export const DEFAULT_TOKEN_REQUESTS_PER_CLIENT = 3000;
+/** A token or registration request is a few hundred bytes; bodies are counted up to this as they arrive. */
+export const MAX_TOKEN_BODY_BYTES = 16 * 1024;
+
+export const tokenBodyLimit = bodyLimit(
+  () => MAX_TOKEN_BODY_BYTES,
+  () => oauthError(413, "invalid_request", `The request body is larger than ${MAX_TOKEN_BODY_BYTES} bytes.`),
+);
+
+
+/**
+ * The caller's address as Cloudflare saw it. IPv6 callers usually hold a whole /64, so they are
+ * counted by that prefix; a request without the header (only possible outside Cloudflare) shares one counter.
+ */
+export function callerAddress(request: Request): string {
+  const ip = (request.headers.get("CF-Connecting-IP") ?? "").trim().toLowerCase().slice(0, 64);
+  const mappedV4 = /(?:^|:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip)?.[1];
+  if (mappedV4 || !ip.includes(":")) return mappedV4 ?? (ip || "unknown");
+  const [head = "", tail] = ip.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((group) => (parseInt(group, 16) || 0).toString(16)).join(":")}::/64`;
+}
+
+async function hit(env: Env, name: string, limit: number): Promise<RateDecision> {
+  return env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(name)).hit(limit);
+}
+
+function tooMany(decision: RateDecision, who: string): Response {
+  return oauthError(429, "temporarily_unavailable", `Too many token requests from this ${who}: at most ${decision.limit} an hour; retry after ${decision.resetSeconds} s.`, {
+    "Retry-After": String(decision.resetSeconds),
+  });
+}
+
+/** Counts a token request of the calling address; a 429 in OAuth JSON once its hour is used up. */
+export async function addressTokenLimit(env: Env, request: Request): Promise<Response | null> {
+  const decision = await hit(env, `token-address:${callerAddress(request)}`, intVar(env.TOKEN_RATE_LIMIT_PER_ADDRESS, DEFAULT_TOKEN_REQUESTS_PER_ADDRESS));
+  return decision.allowed ? null : tooMany(decision, "address");
+}
+
+/** Counts a token request naming `clientId`; a 429 in OAuth JSON once that client's hour is used up. */
+export async function clientTokenLimit(env: Env, clientId: string): Promise<Response | null> {
+  const decision = await hit(env, `token-client:${clientId}`, intVar(env.TOKEN_RATE_LIMIT_PER_CLIENT, DEFAULT_TOKEN_REQUESTS_PER_CLIENT));
+  return decision.allowed ? null : tooMany(decision, "client");
+}
