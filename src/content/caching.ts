@@ -3,6 +3,12 @@ import { sha256PrefixHex } from "../crypto/hash";
 import { BodyCache } from "../cache/body-cache";
 
 export const CACHE_CONTROL = "public, max-age=3600";
+/**
+ * SPEC's `public` lets a shared cache between a partner and us store a response; keyed by the
+ * credentials, such a cache never answers a caller without a key (or with another key) from a copy
+ * it stored for one that had it, around authentication and the rate limit.
+ */
+export const VARY = "X-API-Key, Authorization";
 
 /** `W/"<16 hex>"`: the first 8 bytes of the SHA-256 of the exact body bytes. */
 export async function weakEtag(body: string): Promise<string> {
@@ -47,12 +53,13 @@ export async function serveCacheable(
     const built = await build();
     if (built instanceof Response) return built;
     representation = { body: built, etag: await weakEtag(built) };
+    // The Worker's own cache copy is keyed by the URL alone (the key was checked already), so it carries no Vary.
     const stored = new Response(built, { headers: representationHeaders(representation.etag) });
     c.executionCtx.waitUntil(caches.default.put(new Request(cacheKey), stored));
   }
   if (!remembered) isolateCache.set(cacheKey, representation);
   if (ifNoneMatchMatches(c.req.header("If-None-Match"), representation.etag)) return notModified(representation.etag);
-  return new Response(representation.body, { status: 200, headers: representationHeaders(representation.etag) });
+  return new Response(representation.body, { status: 200, headers: { ...representationHeaders(representation.etag), Vary: VARY } });
 }
 
 async function fromCacheApi(cacheKey: string): Promise<Representation | undefined> {
@@ -69,4 +76,4 @@ const representationHeaders = (etag: string): Record<string, string> => ({
 });
 
 const notModified = (etag: string): Response =>
-  new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": CACHE_CONTROL } });
+  new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: VARY } });

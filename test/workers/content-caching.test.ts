@@ -21,6 +21,7 @@ describe("ETags and Cache-Control", () => {
       const etag = res.headers.get("ETag")!;
       expect(etag).toMatch(WEAK_ETAG);
       expect(res.headers.get("Cache-Control")).toBe("public, max-age=3600");
+      expect(res.headers.get("Vary")).toBe("X-API-Key, Authorization");
       expect(etag).toBe(`W/"${await sha256Hex16(await res.arrayBuffer())}"`);
     }
   });
@@ -44,6 +45,7 @@ describe("ETags and Cache-Control", () => {
       expect(await res.text()).toBe("");
       expect(res.headers.get("ETag")).toBe(etag);
       expect(res.headers.get("Cache-Control")).toBe("public, max-age=3600");
+      expect(res.headers.get("Vary")).toBe("X-API-Key, Authorization");
       expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
     }
   });
@@ -95,6 +97,9 @@ describe("ETags and Cache-Control", () => {
     const stored = await caches.default.match(new Request(faqCacheKey(API, "HO-AUR-0011", noFlags, limits, version)));
     expect(await stored!.text()).toBe(body);
     expect(stored!.headers.get("ETag")).toBe(served.headers.get("ETag"));
+    // The Worker's copy is keyed by URL alone, after the key was checked: a Vary there would only stop it from hitting.
+    expect(stored!.headers.get("Vary")).toBeNull();
+    expect(served.headers.get("Vary")).toBe("X-API-Key, Authorization");
     // A representation only the Cache API holds (as one cached near a partner by another isolate) is served from there, not rebuilt.
     const elsewhere = JSON.stringify({ cachedBy: "another isolate" });
     await caches.default.put(

@@ -1,0 +1,36 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { insertFaqs } from "../../src/storage/faqs";
+import { callTool, openSession, tokenFor } from "./mcp-helpers";
+
+describe("what a tenant can learn from search", () => {
+  it("gets the same search and ranked query responses after 1,000 out-of-scope FAQs full of the query terms are added", async () => {
+    const aurora = await tokenFor("aurora");
+    const sessionId = await openSession(aurora);
+    const asks = [
+      ["service_search_documents", { query: "parking", limit: 50 }],
+      ["service_search_documents", { query: "parking breakfast", limit: 50 }],
+      ["service_search_documents", { query: "are pets allowed", limit: 50 }],
+      ["service_query", { entity: "HO-AUR-0001", question: "parking", limit: 50 }],
+    ] as const;
+    const responses = () => Promise.all(asks.map(([tool, args]) => callTool(aurora, sessionId, tool, args)));
+    const before = await responses();
+    expect(before[0].results.length).toBeGreaterThan(5);
+    for (const hit of before[0].results) expect(Object.keys(hit)).not.toContain("score");
+
+    // Another organization's content: long and short FAQs repeating the terms, which moves every
+    // catalogue-wide statistic (document frequency, average length) that bm25 reads.
+    const long = `${"parking breakfast pets allowed ".repeat(50)}${"filler ".repeat(400)}`;
+    const faqs = Array.from({ length: 1_000 }, (_, i) => ({
+      entity_id: "HO-BOR-0001",
+      position: 100 + i,
+      category: "Parking",
+      question: i % 2 ? "parking parking parking" : long,
+      answer: i % 3 ? "parking breakfast" : long,
+    }));
+    for (const statement of insertFaqs(env.DB, faqs)) await statement.run();
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM faqs WHERE entity_id = 'HO-BOR-0001'").first<{ n: number }>())!.n).toBeGreaterThanOrEqual(1_000);
+
+    expect(await responses()).toEqual(before);
+  });
+});
