@@ -3,12 +3,12 @@ import { ExpiringCache } from "../cache/expiring-cache";
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
 import { apiKeyByHashStatement, type ApiKeyRow } from "../storage/api-keys";
-import { contentVersionStatement, readContentVersion } from "../storage/content-version";
+import { contentVersionStatement, readContentVersion, versionTag, type ContentVersion } from "../storage/content-version";
 import { contentError, requestPath } from "./errors";
 
 export type ContentEnv = {
   Bindings: Env;
-  Variables: { apiKey: ApiKeyRow; contentVersion: number };
+  Variables: { apiKey: ApiKeyRow; contentVersion: string };
 };
 
 const AUTH_SCHEME = /^(?:ApiKey|Bearer)\s+(\S+)\s*$/i;
@@ -56,6 +56,6 @@ export const apiKeyAuth = createMiddleware<ContentEnv>(async (c, next) => {
     return unauthorized("The API key has expired.", path);
   }
   c.set("apiKey", row);
-  c.set("contentVersion", readContentVersion(versionResult as D1Result<{ version: number }>));
+  c.set("contentVersion", versionTag(readContentVersion(versionResult as D1Result<ContentVersion>)));
   await next();
 });

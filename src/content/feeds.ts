@@ -5,6 +5,14 @@ import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
 
 /** Builders of the content API's bodies. Each returns the exact serialized bytes, so equal data gives equal ETags. */
 
+/**
+ * JSON whose `<`, `>`, `&` (and U+2028/U+2029) are written as `\u` escapes: the same JSON value, but a
+ * partner may paste it into `<script type="application/ld+json">` and an answer containing `</script>`
+ * or `<!--` cannot end the element early.
+ */
+export const embeddableJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 const ABOUT_TYPE: Record<EntityKind, FaqPage["about"]["@type"]> = {
   property: "Hotel",
   brand: "Brand",
@@ -26,13 +34,13 @@ export function buildRoster(brand: EntityRow, properties: Awaited<ReturnType<typ
     count: properties.length,
     properties: properties.map((p) => ({ name: p.name, serviceId: p.id, propertyId: p.property_id })),
   };
-  return JSON.stringify(body);
+  return embeddableJson(body);
 }
 
 function faqPage(entity: PageEntity, faqs: FaqRow[], flags: FaqFlags, apiOrigin: string): FaqPage {
   return {
     "@type": "FAQPage",
-    "@id": `${apiOrigin}/api/v3/content/${entity.id}/faq.json`,
+    "@id": `${apiOrigin}/api/v3/content/${encodeURIComponent(entity.id)}/faq.json`,
     about: {
       "@type": ABOUT_TYPE[entity.kind],
       identifier: entity.id,
@@ -52,7 +60,7 @@ function faqPage(entity: PageEntity, faqs: FaqRow[], flags: FaqFlags, apiOrigin:
 /** The schema.org FAQPage of one entity. */
 export async function buildEntityFeed(db: D1Database, entity: EntityRow, flags: FaqFlags, apiOrigin: string): Promise<string> {
   const page = faqPage(entity, await listFaqs(db, entity.id), flags, apiOrigin);
-  return JSON.stringify({ "@context": "https://schema.org", ...page });
+  return embeddableJson({ "@context": "https://schema.org", ...page });
 }
 
 const PROPERTY_PAGE_SIZE = 100;
@@ -88,7 +96,7 @@ export async function buildBrandGraph(
   const parts: string[] = [];
   let bytes = utf8Length(head) + utf8Length(tail);
   const append = (page: FaqPage): boolean => {
-    const json = JSON.stringify(page);
+    const json = embeddableJson(page);
     bytes += utf8Length(json) + (parts.length > 0 ? 1 : 0);
     parts.push(json);
     return bytes <= limits.maxBytes;

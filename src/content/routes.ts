@@ -18,6 +18,7 @@ const RATE_HEADERS = {
 const CACHE_HEADERS = {
   ETag: { description: 'Weak ETag W/"<16 hex digits>": first 8 bytes of the SHA-256 of the body.', schema: { type: "string" } },
   "Cache-Control": { description: "public, max-age=3600", schema: { type: "string" } },
+  Vary: { description: "X-API-Key, Authorization: a shared cache keeps one copy per key.", schema: { type: "string" } },
 } as const;
 const RETRY_AFTER = { "Retry-After": { description: "Seconds until the window resets.", schema: { type: "integer" } } } as const;
 
@@ -68,16 +69,19 @@ export const faqRoute = createRoute({
   },
 });
 
-/** Where a roster is cached: its URL plus the content version, so a change of content is a new key. */
-export const rosterCacheKey = (origin: string, brandId: string, version: number): string =>
-  `${origin}/api/v3/content/${brandId}/properties?v=${version}`;
+/**
+ * Where a roster is cached: its URL plus the content version (`versionTag`), so a change of content is
+ * a new key. IDs are percent-encoded: one cannot reach into the key's query or another entity's path.
+ */
+export const rosterCacheKey = (origin: string, brandId: string, version: string): string =>
+  `${origin}/api/v3/content/${encodeURIComponent(brandId)}/properties?v=${version}`;
 
 /**
  * Where a FAQ feed is cached: its URL with the flags, the payload-guard limits (a body cached under
  * looser limits is never served under stricter ones) and the content version.
  */
-export const faqCacheKey = (origin: string, entityId: string, flags: FaqFlags, limits: GraphLimits, version: number): string =>
-  `${origin}/api/v3/content/${entityId}/faq.json?includePropertyId=${Number(flags.includePropertyId)}` +
+export const faqCacheKey = (origin: string, entityId: string, flags: FaqFlags, limits: GraphLimits, version: string): string =>
+  `${origin}/api/v3/content/${encodeURIComponent(entityId)}/faq.json?includePropertyId=${Number(flags.includePropertyId)}` +
   `&includeCategory=${Number(flags.includeCategory)}&limits=${limits.maxEntities}-${limits.maxBytes}&v=${version}`;
 
 /** The content API surface: API key, hourly rate limit, then the routes. */

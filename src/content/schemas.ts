@@ -3,7 +3,8 @@ import { z } from "@hono/zod-openapi";
 /** Content API contract shapes: one schema each, used for validation, types and the OpenAPI document. */
 
 export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const BRAND_ID_PATTERN = /^HO-.+$/;
+/** A hospitality brand: `HO-` and the rest of an entity ID. */
+export const BRAND_ID_PATTERN = /^HO-[A-Za-z0-9._-]{1,125}$/;
 
 export const PropertyItem = z
   .object({

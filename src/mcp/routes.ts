@@ -25,7 +25,7 @@ import { deleteSession, notificationStream, postLegacy, SESSION_HEADER } from ".
 /** Rejects cross-origin browser requests from origins that are not allow-listed (DNS rebinding). */
 const originCheck = createMiddleware<McpEnv>(async (c, next) => {
   const origin = c.req.header("Origin");
-  if (origin && !isAllowedOrigin(origin, c.env, c.req.url)) return envelopeError(403, `Origin ${origin} is not allowed.`);
+  if (origin && !isAllowedOrigin(origin, c.env)) return envelopeError(403, `Origin ${origin} is not allowed.`);
   await next();
 });
 
@@ -42,6 +42,18 @@ async function readMessages(c: Context<McpEnv>): Promise<{ body: unknown } | Res
   return messagesProblem(body) ?? { body };
 }
 
+/**
+ * Methods each path serves; any other is 405 with `Allow`, before authentication. HEAD in particular:
+ * Hono would answer it with the GET handler, opening a stream (and an HTTP+SSE session) nobody reads.
+ */
+const allowedMethods = (methods: string[]) =>
+  createMiddleware<McpEnv>(async (c, next) => {
+    if (methods.includes(c.req.method)) return next();
+    return envelopeError(405, `${c.req.method} is not served at ${c.req.path}; use ${methods.filter((m) => m !== "OPTIONS").join(", ")}.`, {
+      Allow: methods.join(", "),
+    });
+  });
+
 const STREAMABLE_ACCEPT = ["application/json", "text/event-stream"];
 
 export const mcpRoutes = new Hono<McpEnv>();
@@ -49,7 +61,7 @@ export const mcpRoutes = new Hono<McpEnv>();
 const protections = [
   // Preflight is answered before authentication; scripts may read the session ID and the auth challenge.
   cors({
-    origin: (origin, c) => (isAllowedOrigin(origin, c.env, c.req.url) ? origin : null),
+    origin: (origin, c) => (isAllowedOrigin(origin, c.env) ? origin : null),
     allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", "Accept", SESSION_HEADER, "mcp-protocol-version", "Last-Event-ID"],
     exposeHeaders: [SESSION_HEADER, "WWW-Authenticate"],
@@ -63,8 +75,8 @@ const protections = [
   bearerAuth,
   organizationRateLimit,
 ] as const;
-mcpRoutes.use("/v1/sse", ...protections);
-mcpRoutes.use(MESSAGES_PATH, ...protections);
+mcpRoutes.use("/v1/sse", allowedMethods(["GET", "POST", "DELETE", "OPTIONS"]), ...protections);
+mcpRoutes.use(MESSAGES_PATH, allowedMethods(["POST", "OPTIONS"]), ...protections);
 
 mcpRoutes.post("/v1/sse", async (c) => {
   if (!acceptsAll(c.req.header("Accept"), STREAMABLE_ACCEPT)) return notAcceptable(STREAMABLE_ACCEPT);

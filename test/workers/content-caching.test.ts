@@ -3,6 +3,7 @@ import { createApp } from "../../src/app";
 import { describe, expect, it } from "vitest";
 import { findEntity } from "../../src/storage/entities";
 import { faqCacheKey } from "../../src/content/routes";
+import { versionTag, type ContentVersion } from "../../src/storage/content-version";
 import { API, get, sha256Hex16 } from "./helpers";
 
 const WEAK_ETAG = /^W\/"[0-9a-f]{16}"$/;
@@ -86,7 +87,7 @@ describe("ETags and Cache-Control", () => {
   });
 
   it("keeps every 200 in the Cache API, and answers from it a request this isolate has never served (another isolate's cache)", async () => {
-    const version = (await env.DB.prepare("SELECT version FROM content_version").first<{ version: number }>())!.version;
+    const version = versionTag((await env.DB.prepare("SELECT version, epoch FROM content_version").first<ContentVersion>())!);
     const limits = { maxEntities: 1000, maxBytes: 10 * 1024 * 1024 };
     const noFlags = { includePropertyId: false, includeCategory: false };
     // What this isolate served is stored in the Cache API too, byte for byte (once the response's waitUntil is done).
@@ -116,5 +117,52 @@ describe("ETags and Cache-Control", () => {
     expect(res.status).toBe(404);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("ETag")).toBeNull();
+  });
+
+  it("never serves what was current before a restore: every change draws a new epoch for the cache key", async () => {
+    const path = "/api/v3/content/HO-AUR-0013/faq.json";
+    const original = (await findEntity(env.DB, "HO-AUR-0013"))!;
+    const rename = (name: string) => env.DB.prepare("UPDATE entities SET name = ? WHERE id = ?").bind(name, original.id).run();
+    const nameServed = async () => ((await (await get(path)).json()) as { about: { name: string } }).about.name;
+
+    const backup = (await env.DB.prepare("SELECT version, epoch FROM content_version").first<ContentVersion>())!;
+    expect(await nameServed()).toBe(original.name);
+    await rename("Before The Restore");
+    expect(await nameServed()).toBe("Before The Restore"); // cached under the next version
+
+    // Restoring the backup brings back its data and its content version together.
+    await rename(original.name);
+    await env.DB.prepare("UPDATE content_version SET version = ?, epoch = ?").bind(backup.version, backup.epoch).run();
+    expect(await nameServed()).toBe(original.name);
+    // The next change reaches the same counter as the change before the restore, but not the same key.
+    await rename("After The Restore");
+    expect((await env.DB.prepare("SELECT version FROM content_version").first<{ version: number }>())!.version).toBe(backup.version + 1);
+    expect(await nameServed()).toBe("After The Restore");
+    await rename(original.name);
+  });
+
+  it("percent-encodes IDs in cache keys: an ID cannot reach into another entity's cached response", async () => {
+    await get("/api/v3/content/HO-AUR/properties");
+    const tag = versionTag((await env.DB.prepare("SELECT version, epoch FROM content_version").first<ContentVersion>())!);
+    // Decoded, this brand ID would spell HO-AUR's cache key: "HO-AUR/properties?v=<tag>#".
+    const res = await get(`/api/v3/content/${encodeURIComponent(`HO-AUR/properties?v=${tag}#`)}/properties`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain("brandName");
+  });
+});
+
+describe("bodies a partner embeds in a page", () => {
+  it("escape <, > and & in every content body, so an answer with </script> cannot end a script element", async () => {
+    const hostile = "</script><script>alert(1)</script> & <!-- more";
+    await env.DB.prepare("UPDATE faqs SET answer = ? WHERE entity_id = 'HO-AUR-0014' AND position = 0").bind(hostile).run();
+    await env.DB.prepare("UPDATE entities SET name = ? WHERE id = 'HO-AUR-0015'").bind("Aurora <b>&</b>").run();
+    for (const path of ["/api/v3/content/HO-AUR-0014/faq.json", "/api/v3/content/HO-AUR/faq.json", "/api/v3/content/HO-AUR/properties"]) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      expect(body).not.toMatch(/[<>&]/);
+      expect(body).toMatch(/\\u003c/);
+      expect(JSON.stringify(JSON.parse(body))).toMatch(path.endsWith("properties") ? /Aurora <b>&<\/b>/ : /<\/script><script>alert\(1\)<\/script> & <!-- more/);
+    }
   });
 });

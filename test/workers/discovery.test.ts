@@ -29,12 +29,14 @@ describe("public documents from a browser", () => {
   });
 
   it("lets browser scripts read WWW-Authenticate on a 401 and mcp-session-id on initialize (Access-Control-Expose-Headers)", async () => {
-    const unauthorized = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { Origin: BASE, "Content-Type": "application/json" }, body: "{}" });
+    const app = createApp();
+    const configured = (init: RequestInit) => app.fetch(new Request(`${BASE}/v1/sse`, init), { ...env, BASE_URL: BASE }, createExecutionContext());
+    const unauthorized = await configured({ method: "POST", headers: { Origin: BASE, "Content-Type": "application/json" }, body: "{}" });
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get("Access-Control-Allow-Origin")).toBe(BASE);
     expect(unauthorized.headers.get("Access-Control-Expose-Headers")?.toLowerCase()).toContain("www-authenticate");
     const token = await tokenFor("aurora");
-    const init = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(token), Origin: BASE }, body: JSON.stringify(initializeRequest()) });
+    const init = await configured({ method: "POST", headers: { ...mcpHeaders(token), Origin: BASE }, body: JSON.stringify(initializeRequest()) });
     expect(init.status).toBe(200);
     expect(init.headers.get("Access-Control-Expose-Headers")?.toLowerCase()).toContain("mcp-session-id");
   });

@@ -1,4 +1,4 @@
-import { createExecutionContext, env, evictDurableObject, runDurableObjectAlarm, SELF } from "cloudflare:test";
+import { createExecutionContext, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { adminJson, tokenForNewOrganization } from "./admin-helpers";
@@ -184,13 +184,62 @@ describe("the GET notification stream", () => {
   });
 });
 
+describe("the GET notification stream, when things go wrong", () => {
+  it("ends cleanly, instead of hanging, when the session's storage starts failing", async () => {
+    const sessionId = await openSession(aurora);
+    const res = await createApp().fetch(
+      new Request(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "text/event-stream" } }),
+      { ...env, SSE_KEEP_ALIVE_SECONDS: "1" },
+      createExecutionContext(),
+    );
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(": stream open\n\n");
+    await runInDurableObject(sessionStub(sessionId), (_, state) => {
+      vi.spyOn(state.storage, "get").mockRejectedValue(new Error("storage is gone"));
+      vi.spyOn(state.storage, "put").mockRejectedValue(new Error("storage is gone"));
+    });
+    // The next keep-alive reads the session, fails, and closes the stream.
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it.each(["HEAD", "PUT", "PATCH"])("answers %s /v1/sse with 405 and Allow, opening no stream", async (method) => {
+    const res = await SELF.fetch(`${BASE}/v1/sse`, { method, headers: { ...mcpHeaders(aurora), Accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toBe("GET, POST, DELETE, OPTIONS");
+    expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+    if (method !== "HEAD") expect(await expectEnvelope(res, 405, "method_not_allowed")).toMatch(new RegExp(`${method} is not served at /v1/sse; use GET, POST, DELETE`));
+  });
+
+  it("answers GET /v1/messages with 405 and Allow: POST", async () => {
+    const res = await SELF.fetch(`${BASE}/v1/messages?sessionId=x`, { headers: mcpHeaders(aurora) });
+    expect(res.headers.get("Allow")).toBe("POST, OPTIONS");
+    await expectEnvelope(res, 405, "method_not_allowed");
+  });
+});
+
 describe("MCP host protections", () => {
-  it("refuses a request from an origin that is not allow-listed with 403, and allows its own origin", async () => {
+  const configured = (request: Request) => createApp().fetch(request, { ...env, BASE_URL: BASE }, createExecutionContext());
+
+  it("refuses a request from an origin that is not allow-listed with 403, and allows its configured origin", async () => {
     await expectEnvelope(await post(aurora, initializeRequest(), undefined, { Origin: "https://evil.example.com" }), 403, "forbidden");
-    const own = await post(aurora, initializeRequest(), undefined, { Origin: BASE });
+    const own = await configured(new Request(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: BASE }, body: JSON.stringify(initializeRequest()) }));
     expect(own.status).toBe(200);
     expect(own.headers.get("Access-Control-Allow-Origin")).toBe(BASE);
     expect(own.headers.get("Access-Control-Expose-Headers")).toMatch(/mcp-session-id/);
+  });
+
+  it("takes the allowed origins from configuration, never from the request's Host (a rebound name agrees with itself)", async () => {
+    const rebound = "https://rebound.attacker.example";
+    const asked = (vars: Partial<typeof env>) =>
+      createApp().fetch(
+        new Request(`${rebound}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: rebound }, body: JSON.stringify(initializeRequest()) }),
+        { ...env, ...vars },
+        createExecutionContext(),
+      );
+    await expectEnvelope(await asked({}), 403, "forbidden");
+    await expectEnvelope(await asked({ BASE_URL: BASE }), 403, "forbidden");
+    // Without BASE_URL even the service's real name is only allowed once configured.
+    await expectEnvelope(await post(aurora, initializeRequest(), undefined, { Origin: BASE }), 403, "forbidden");
   });
 
   it("allows loopback origins in development only", async () => {
@@ -214,10 +263,12 @@ describe("MCP host protections", () => {
   });
 
   it("answers CORS preflight before authentication, exposing mcp-session-id and WWW-Authenticate", async () => {
-    const res = await SELF.fetch(`${BASE}/v1/sse`, {
-      method: "OPTIONS",
-      headers: { Origin: BASE, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, mcp-session-id" },
-    });
+    const res = await configured(
+      new Request(`${BASE}/v1/sse`, {
+        method: "OPTIONS",
+        headers: { Origin: BASE, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, mcp-session-id" },
+      }),
+    );
     expect(res.status).toBe(204);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe(BASE);
     expect(res.headers.get("Access-Control-Allow-Headers")).toMatch(/mcp-session-id/i);

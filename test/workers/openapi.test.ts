@@ -25,7 +25,7 @@ describe("GET /api/v3/openapi.json", () => {
     expect(Object.keys(roster.responses).sort()).toEqual(["200", "304", "401", "404", "429", "503"]);
     expect(Object.keys(faq.responses).sort()).toEqual(["200", "304", "400", "401", "404", "413", "429", "503"]);
 
-    expect(roster.parameters!.find((p) => p.name === "brandId")!.schema!.pattern).toBe("^HO-.+$");
+    expect(roster.parameters!.find((p) => p.name === "brandId")!.schema!.pattern).toBe("^HO-[A-Za-z0-9._-]{1,125}$");
     for (const flag of ["includePropertyId", "includeCategory"]) {
       expect(faq.parameters!.find((p) => p.name === flag && p.in === "query")).toBeDefined();
     }

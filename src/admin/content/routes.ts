@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { randomId } from "../../crypto/random";
-import { contentVersionStatement, readContentVersion } from "../../storage/content-version";
+import { contentVersionStatement, readContentVersion, type ContentVersion } from "../../storage/content-version";
 import { deleteImport, deleteStaleImports, findImport, insertImport, stagedRows, stageRows, type StagedRow } from "../../storage/content-imports";
 import { countProperties, deleteEntities, findEntity } from "../../storage/entities";
 import { groupByEntity, listEntityFaqPage, type FaqRow } from "../../storage/faqs";
@@ -179,7 +179,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
         deleteImport(db, id),
         contentVersionStatement(db),
       ]);
-      const contentVersion = readContentVersion(results[results.length - 1] as D1Result<{ version: number }>);
+      const contentVersion = readContentVersion(results[results.length - 1] as D1Result<ContentVersion>).version;
       return c.json({ ...planView(id, found.rows, plan), contentVersion }, 200);
     },
   );
