@@ -40,7 +40,8 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
  */
 export function bodyLimit<E extends Env>(maxBytes: (c: Context<E>) => number, tooLarge: (c: Context<E>, maxBytes: number) => Response) {
   return createMiddleware<E>(async (c, next) => {
-    if (c.req.raw.body) {
+    // A GET or HEAD may arrive with a `Content-Length` (hence a body stream), but may not be given a body again.
+    if (c.req.raw.body && c.req.method !== "GET" && c.req.method !== "HEAD") {
       const limit = maxBytes(c);
       try {
         c.req.raw = new Request(c.req.raw, { body: await readBodyText(c.req.raw, limit) });

@@ -28,6 +28,7 @@ describe("GET /health", () => {
       { ...env, RATE_COUNTER: hanging, HEALTH_TIMEOUT_MS: "50" },
       createExecutionContext(),
     );
+    expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: "degraded", mongodb: { connected: true }, redis: { connected: false } });
   });
 
