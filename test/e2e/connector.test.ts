@@ -66,8 +66,8 @@ async function signInAndAllow(page: Page, authorizationUrl: string): Promise<URL
   await page.keyboard.press("Tab");
   await page.keyboard.type("aurora-password");
   await page.keyboard.press("Enter");
-  await page.waitForURL((url) => url.pathname === "/authorize");
-  expect(await page.locator("h1").textContent()).toMatch(/Allow .+ to access Aurora Digital\?/);
+  // The consent page is served at /authorize too, so the URL says nothing: wait for its heading.
+  await page.locator("h1", { hasText: /Allow .+ to access Aurora Digital\?/ }).waitFor();
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Allow");
   expect(await page.evaluate(() => document.activeElement?.matches(":focus-visible"))).toBe(true);
