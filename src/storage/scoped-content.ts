@@ -5,8 +5,19 @@ import { nameKey, type EntityKind } from "./entities";
  * in scope when it is scoped to the organization itself or is a property of a scoped brand. `?1` is
  * always the organization ID.
  */
-const IN_SCOPE = `(e.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
-  OR e.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
+const inScope = (e: string) => `(${e}.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
+  OR ${e}.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
+const IN_SCOPE = inScope("e");
+
+/**
+ * FTS5 expressions that match only the FAQs of some entities (migration 0008): each FAQ is indexed
+ * with its entity's scope key, `k` and the hex of the entity ID. `words` is a safe FTS5 expression
+ * (`ftsAnyOf`), searched in the question and answer only. With no entity at all, a key nothing has.
+ */
+const scopedMatch = (keys: string, words: string) =>
+  `'scope_key : (' || coalesce(${keys}, 'knone') || ') AND {question answer} : (' || ${words} || ')'`;
+// The scope key weighs nothing: the words alone rank, as they did before it was indexed.
+const RANK = "bm25(faq_search, 1.0, 1.0, 0.0)";
 
 export interface ScopedEntity {
   id: string;
@@ -94,7 +105,11 @@ export async function entityFaqs(
   options: { match?: string; category?: string; limit: number },
 ): Promise<{ faqs: RankedFaq[]; total: number }> {
   const [ranking, order] = options.match
-    ? ["LEFT JOIN (SELECT rowid AS id, bm25(faq_search) AS rank FROM faq_search WHERE faq_search MATCH ?3) m ON m.id = f.id", "m.rank IS NULL, m.rank, f.position"]
+    ? [
+        `LEFT JOIN (SELECT rowid AS id, ${RANK} AS rank FROM faq_search
+           WHERE faq_search MATCH (${scopedMatch("'k' || hex(?1)", "?3")})) m ON m.id = f.id`,
+        "m.rank IS NULL, m.rank, f.position",
+      ]
     : ["", "f.position"];
   const { results } = await db
     .prepare(
@@ -116,29 +131,37 @@ export interface SearchHit {
   question: string;
   answer: string;
   category: string;
-  rank: number;
   snippet: string;
 }
 
-/** Full-text search over in-scope FAQs, best bm25 first. `match` must already be a safe FTS5 expression. */
+/**
+ * Full-text search over in-scope FAQs, best bm25 first. `match` must already be a safe FTS5 expression.
+ * The caller's scope (narrowed by the entity and kind filters) becomes the keys FTS5 matches with the
+ * words, so only in-scope FAQs are found and ranked, however large the catalogue.
+ */
 export async function searchScopedFaqs(
   db: D1Database,
   organizationId: string,
   match: string,
   filter: { entityId?: string; kind?: EntityKind; category?: string; limit: number },
 ): Promise<SearchHit[]> {
+  const keys = `(SELECT group_concat('k' || hex(s.id), ' OR ') FROM entities s
+    WHERE ${inScope("s")}
+      AND (?3 IS NULL OR s.id = ?3 COLLATE NOCASE OR s.brand_id = ?3 COLLATE NOCASE)
+      AND (?4 IS NULL OR s.kind = ?4))`;
   const { results } = await db
     .prepare(
+      // snippet(-1) picks the column with the most matched phrases; the scope key column holds one, and
+      // a found FAQ matches at least one word in its question or answer, which comes first on a tie.
       `SELECT e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category,
-         bm25(faq_search) AS rank, snippet(faq_search, -1, '**', '**', '…', 16) AS snippet
+         snippet(faq_search, -1, '**', '**', '…', 16) AS snippet
        FROM faq_search
          JOIN faqs f ON f.id = faq_search.rowid
          JOIN entities e ON e.id = f.entity_id
-       WHERE faq_search MATCH ?2 AND ${IN_SCOPE}
-         AND (?3 IS NULL OR e.id = ?3 COLLATE NOCASE OR e.brand_id = ?3 COLLATE NOCASE)
-         AND (?4 IS NULL OR e.kind = ?4)
+       WHERE faq_search MATCH (${scopedMatch(keys, "?2")})
+         AND ${IN_SCOPE}
          AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
-       ORDER BY rank LIMIT ?6`,
+       ORDER BY ${RANK}, f.id LIMIT ?6`,
     )
     .bind(organizationId, match, filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
     .all<SearchHit>();

@@ -147,6 +147,7 @@ describe("service_search_documents", () => {
     for (const r of results) {
       expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
       expect(r.snippet).toMatch(/\*\*/);
+      expect(r.snippet).not.toMatch(/\bk[0-9a-f]{6,}/i); // never the indexed scope key
       expect(r.score).toBeUndefined();
     }
     expect(results.map((r: { rank: number }) => r.rank)).toEqual([1, 2, 3, 4, 5]);

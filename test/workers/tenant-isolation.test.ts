@@ -33,4 +33,16 @@ describe("what a tenant can learn from search", () => {
 
     expect(await responses()).toEqual(before);
   });
+
+  it("cannot reach another organization's FAQs by typing their scope key as a word", async () => {
+    const aurora = await tokenFor("aurora");
+    const sessionId = await openSession(aurora);
+    const hex = (id: string) => Array.from(new TextEncoder().encode(id), (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+    for (const query of [`k${hex("HO-BOR-0001")}`, `k${hex("HO-BOR")} parking`, `scope_key k${hex("HO-BOR")}`]) {
+      const { results } = await callTool(aurora, sessionId, "service_search_documents", { query, limit: 50 });
+      expect(results.every((r: { entityId: string }) => /^(HO-AUR|DMO-LIS)/.test(r.entityId))).toBe(true);
+    }
+    const keyOnly = await callTool(aurora, sessionId, "service_search_documents", { query: `k${hex("HO-AUR-0001")}` });
+    expect(keyOnly.results).toEqual([]);
+  });
 });
