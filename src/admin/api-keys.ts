@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { forgetApiKeys } from "../content/api-key";
 import { sha256Hex } from "../crypto/hash";
 import { randomId, randomSecret } from "../crypto/random";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../storage/api-keys";
@@ -78,6 +79,7 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
         insertApiKey(c.env.DB, { ...row, key_hash: await sha256Hex(key) }),
         audit(c, "api_key.create", row.id, { partner: row.partner, hourlyLimit: row.hourly_limit, expiresAt: row.expires_at }),
       ]);
+      forgetApiKeys();
       return c.json({ ...view(row), key }, 201);
     },
   );
@@ -91,6 +93,7 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
       if (row.revoked_at !== null) return adminError(c, 409, `API key ${id} was already revoked at ${row.revoked_at}.`);
       const at = new Date().toISOString();
       await c.env.DB.batch([revokeApiKey(c.env.DB, id, at), audit(c, "api_key.revoke", id, { partner: row.partner })]);
+      forgetApiKeys();
       return c.json(view({ ...row, revoked_at: at }), 200);
     },
   );

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { forgetContentVersion } from "../content/snapshot";
 import { isDevelopment } from "../env";
 import { loadDemoFixture } from "../fixture/load";
 import { rotateSigningKey } from "../identity/signing-keys";
@@ -49,6 +50,7 @@ export function systemRoutes(app: OpenAPIHono<AdminEnv>): void {
       // The demo fixture carries well-known credentials: it can never be loaded outside development.
       if (!isDevelopment(c.env)) return notFound(c, "demo fixture outside development");
       const loaded = await loadDemoFixture(c.env);
+      forgetContentVersion();
       return loaded ? c.json({ loaded }, 201) : c.json({ loaded }, 200);
     },
   );

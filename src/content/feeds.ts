@@ -1,5 +1,6 @@
 import { countProperties, listRoster, type EntityKind, type EntityRow } from "../storage/entities";
 import { groupByEntity, listEntityFaqPage, listFaqs, type FaqRow } from "../storage/faqs";
+import type { D1Reader } from "../storage/reader";
 import { contentError, FALLBACK_URL_PATTERN } from "./errors";
 import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
 
@@ -58,7 +59,7 @@ function faqPage(entity: PageEntity, faqs: FaqRow[], flags: FaqFlags, apiOrigin:
 }
 
 /** The schema.org FAQPage of one entity. */
-export async function buildEntityFeed(db: D1Database, entity: EntityRow, flags: FaqFlags, apiOrigin: string): Promise<string> {
+export async function buildEntityFeed(db: D1Reader, entity: EntityRow, flags: FaqFlags, apiOrigin: string): Promise<string> {
   const page = faqPage(entity, await listFaqs(db, entity.id), flags, apiOrigin);
   return embeddableJson({ "@context": "https://schema.org", ...page });
 }
@@ -75,7 +76,7 @@ const utf8Length = (() => {
  * as the budget is passed, so an oversized brand never costs a whole body.
  */
 export async function buildBrandGraph(
-  db: D1Database,
+  db: D1Reader,
   brand: EntityRow,
   flags: FaqFlags,
   apiOrigin: string,

@@ -1,13 +1,16 @@
 import { createMiddleware } from "hono/factory";
+import { spendQuota } from "../rate-limit/quota-leases";
 import { rateLimitHeaders } from "../rate-limit/rate-counter";
 import type { ContentEnv } from "./api-key";
 import { contentError, requestPath } from "./errors";
 
-/** Counts the request in the key's hourly window; every response to a valid key carries X-RateLimit-*. */
+/**
+ * Counts the request in the key's hourly window, from a block of it this isolate holds when it can
+ * (quota-leases.ts); every response to a valid key carries X-RateLimit-*.
+ */
 export const hourlyRateLimit = createMiddleware<ContentEnv>(async (c, next) => {
   const key = c.get("apiKey");
-  const counter = c.env.RATE_COUNTER.get(c.env.RATE_COUNTER.idFromName(`api-key:${key.id}`));
-  const decision = await counter.hit(key.hourly_limit);
+  const decision = await spendQuota(c.env, `api-key:${key.id}`, key.hourly_limit);
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
     return contentError(

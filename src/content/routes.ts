@@ -6,6 +6,7 @@ import { serveCacheable } from "./caching";
 import { contentError, requestPath } from "./errors";
 import { buildBrandGraph, buildEntityFeed, buildRoster, type GraphLimits } from "./feeds";
 import { hourlyRateLimit } from "./rate-limit";
+import { contentSnapshot } from "./snapshot";
 import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery, type FaqFlags } from "./schemas";
 
 const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
@@ -100,11 +101,11 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
   api.openapi(rosterRoute, async (c) => {
     const { brandId } = c.req.valid("param");
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
-    const cacheKey = rosterCacheKey(origin, brandId, c.get("contentVersion"));
-    return serveCacheable(c, cacheKey, async () => {
-      const brand = await findEntity(c.env.DB, brandId);
+    const { version, db } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
+    return serveCacheable(c, rosterCacheKey(origin, brandId, version), async () => {
+      const brand = await findEntity(db, brandId);
       if (brand?.kind !== "brand") return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
-      return buildRoster(brand, await listRoster(c.env.DB, brand.id));
+      return buildRoster(brand, await listRoster(db, brand.id));
     });
   });
 
@@ -116,12 +117,12 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
       maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
       maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
     };
-    const cacheKey = faqCacheKey(origin, entityId, flags, limits, c.get("contentVersion"));
-    return serveCacheable(c, cacheKey, async () => {
-      const entity = await findEntity(c.env.DB, entityId);
+    const { version, db } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
+    return serveCacheable(c, faqCacheKey(origin, entityId, flags, limits, version), async () => {
+      const entity = await findEntity(db, entityId);
       if (!entity) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));
-      if (entity.kind !== "brand") return buildEntityFeed(c.env.DB, entity, flags, origin);
-      return buildBrandGraph(c.env.DB, entity, flags, origin, limits, requestPath(c.req.raw));
+      if (entity.kind !== "brand") return buildEntityFeed(db, entity, flags, origin);
+      return buildBrandGraph(db, entity, flags, origin, limits, requestPath(c.req.raw));
     });
   });
 

@@ -1,6 +1,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { intVar, mcpAudience, realmIssuer, type Env } from "../env";
 import { ExpiringCache } from "../cache/expiring-cache";
+import { sha256Hex } from "../crypto/hash";
 import { REALM_ISSUER_KEY, scopedClientOrganization } from "../storage/identity-clients";
 import { publishedJwks, refreshJwks } from "./signing-keys";
 import { CLIENT_ID_PATTERN } from "./tokens";
@@ -31,6 +32,15 @@ const recentJwksRefreshes = new ExpiringCache<true>(JWKS_REFRESH_INTERVAL_MS, 10
 const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 // The realm's JWKS array is cached and shared while unchanged; its key set (with imported keys) follows it.
 let localKeySet: { keys: JWK[]; verifyWith: ReturnType<typeof createLocalJWKSet> } | undefined;
+/**
+ * Tokens this isolate verified (by a hash of the token and the configuration that judged it): a
+ * client presenting the same token again is not checked again until the entry's 5 minutes pass,
+ * only its expiry. Nothing about a token can change before it expires (its client's organization is
+ * looked up every time, from its own cache).
+ */
+const VERIFIED_TOKEN_CACHE_MS = 300_000;
+const verifiedTokens = new ExpiringCache<{ clientId: string; issuerKey: string; exp: number }>(VERIFIED_TOKEN_CACHE_MS, 10_000);
+
 // Client IDs come from tokens anyone may sign at an external issuer: the cache's bound keeps a flood in check.
 export const organizationCache = new ExpiringCache<string | null>(ORGANIZATION_CACHE_MS, MAX_CACHED_ORGANIZATIONS);
 
@@ -85,31 +95,17 @@ export async function clientOrganization(env: Env, issuer: string, clientId: str
 
 const clientIdClaim = (payload: JWTPayload): unknown => payload.client_id ?? payload.clientId ?? payload.azp;
 
-/**
- * Verifies a bearer token from the built-in realm or the configured external issuer: signature,
- * algorithm, `iss`, `aud`, `exp`, `iat` and `nbf` (30 s leeway), a lifetime (`exp − iat`) within
- * MAX_TOKEN_LIFETIME_SECONDS, then maps the pair (issuer, client) to an organization.
- */
-export async function verifyAccessToken(env: Env, requestUrl: string, token: string): Promise<Principal> {
-  let issuer: unknown;
-  try {
-    issuer = decodeJwt(token).iss;
-  } catch {
-    throw new TokenRejected("The access token is malformed.");
-  }
-  const builtIn = realmIssuer(env, requestUrl);
-  const external = env.OIDC_ISSUER && env.OIDC_JWKS_URL ? env.OIDC_ISSUER : undefined;
-  // Pinning the issuer before verifying decides which keys may vouch for the token.
-  if (typeof issuer !== "string" || (issuer !== builtIn && issuer !== external)) {
-    throw new TokenRejected("The access token was issued by an untrusted issuer.");
-  }
-
-  const maxLifetime = intVar(env.MAX_TOKEN_LIFETIME_SECONDS, DEFAULT_MAX_TOKEN_LIFETIME_S);
+/** The signature and claims of a token of a trusted issuer; what it says of its client. */
+async function verifySignedToken(
+  env: Env,
+  token: string,
+  { issuer, builtIn, external, audience, maxLifetime }: { issuer: string; builtIn: string; external?: string; audience: string; maxLifetime: number },
+): Promise<{ clientId: string; issuerKey: string; exp: number }> {
   let payload: JWTPayload;
   try {
     const options = {
       issuer,
-      audience: mcpAudience(env),
+      audience,
       algorithms: ALGORITHMS,
       clockTolerance: CLOCK_TOLERANCE_S,
       // A token without an end, or minted long ago, is a stolen credential that never stops working.
@@ -131,7 +127,38 @@ export async function verifyAccessToken(env: Env, requestUrl: string, token: str
   if (typeof clientId !== "string" || clientId === "") throw new TokenRejected("The access token carries no client_id claim.");
   if (!CLIENT_ID_PATTERN.test(clientId)) throw new TokenRejected("The access token's client_id is not 1-255 visible characters.");
   // The same client ID at two issuers is two clients: only the pair names a provisioned client.
-  const issuerKey = issuer === builtIn ? REALM_ISSUER_KEY : issuer;
+  return { clientId, issuerKey: issuer === builtIn ? REALM_ISSUER_KEY : issuer, exp: payload.exp! };
+}
+
+/**
+ * Verifies a bearer token from the built-in realm or the configured external issuer: signature,
+ * algorithm, `iss`, `aud`, `exp`, `iat` and `nbf` (30 s leeway), a lifetime (`exp − iat`) within
+ * MAX_TOKEN_LIFETIME_SECONDS, then maps the pair (issuer, client) to an organization.
+ */
+export async function verifyAccessToken(env: Env, requestUrl: string, token: string): Promise<Principal> {
+  let issuer: unknown;
+  try {
+    issuer = decodeJwt(token).iss;
+  } catch {
+    throw new TokenRejected("The access token is malformed.");
+  }
+  const builtIn = realmIssuer(env, requestUrl);
+  const external = env.OIDC_ISSUER && env.OIDC_JWKS_URL ? env.OIDC_ISSUER : undefined;
+  // Pinning the issuer before verifying decides which keys may vouch for the token.
+  if (typeof issuer !== "string" || (issuer !== builtIn && issuer !== external)) {
+    throw new TokenRejected("The access token was issued by an untrusted issuer.");
+  }
+
+  const maxLifetime = intVar(env.MAX_TOKEN_LIFETIME_SECONDS, DEFAULT_MAX_TOKEN_LIFETIME_S);
+  const audience = mcpAudience(env);
+  const cacheKey = `${issuer}\n${audience}\n${maxLifetime}\n${await sha256Hex(token)}`;
+  let verified = verifiedTokens.get(cacheKey);
+  if (verified && Date.now() / 1000 > verified.exp + CLOCK_TOLERANCE_S) throw new TokenRejected("The access token has expired.");
+  if (!verified) {
+    verified = await verifySignedToken(env, token, { issuer, builtIn, external, audience, maxLifetime });
+    verifiedTokens.set(cacheKey, verified);
+  }
+  const { clientId, issuerKey } = verified;
   const organizationId = await clientOrganization(env, issuerKey, clientId);
   if (!organizationId) throw new TokenRejected(`The client ${clientId} has no organization scope.`);
   return { clientId, issuer: issuerKey, organizationId };

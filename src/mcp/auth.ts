@@ -5,6 +5,7 @@ import { headerParameter } from "../http/untrusted-text";
 import { clientOrganization, TokenRejected, verifyAccessToken, type Principal } from "../identity/verify";
 import { connectorAccessDenial } from "../oauth/access";
 import { isConnectorToken, verifyConnectorToken } from "../oauth/tokens";
+import { spendQuota } from "../rate-limit/quota-leases";
 import { rateLimitHeaders } from "../rate-limit/rate-counter";
 import { jsonBody, requestCost } from "./request-checks";
 
@@ -52,8 +53,7 @@ export const bearerAuth = createMiddleware<McpEnv>(async (c, next) => {
 export const organizationRateLimit = createMiddleware<McpEnv>(async (c, next) => {
   const { organizationId } = c.get("principal");
   const cost = c.req.method === "POST" ? requestCost(await jsonBody(c).catch(() => undefined)) : 1;
-  const counter = c.env.RATE_COUNTER.get(c.env.RATE_COUNTER.idFromName(`organization:${organizationId}`));
-  const decision = await counter.hit(intVar(c.env.MCP_RATE_LIMIT, 3600), cost);
+  const decision = await spendQuota(c.env, `organization:${organizationId}`, intVar(c.env.MCP_RATE_LIMIT, 3600), cost);
   if (!decision.allowed) {
     const message =
       cost > 1 && decision.remaining > 0

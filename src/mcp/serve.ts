@@ -12,7 +12,8 @@ import type { ToolContext } from "./tools/tool";
  */
 
 const toolContext = (c: Context<McpEnv>, protocolVersion: string): ToolContext => ({
-  db: c.env.DB,
+  // Scope and content reads only; with read replication they are served near the caller (README).
+  db: c.env.DB.withSession("first-unconstrained"),
   organizationId: c.get("principal").organizationId,
   protocolVersion,
 });

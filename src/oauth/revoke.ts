@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import { oauthHelpers } from "./server";
+import { forgetValidatedTokens } from "./tokens";
 
 /**
  * Cleaning the provider's store after connector access was withdrawn in D1. D1 is the authority:
@@ -16,8 +17,11 @@ export async function removeUserGrants(env: Env, requestUrl: string, userId: str
     if (!page.cursor) break;
     cursor = page.cursor;
   }
+  forgetValidatedTokens();
 }
 
 /** Removes a client with its grants and tokens; a metadata-document client may authorize anew. */
-export const removeProviderClient = (env: Env, requestUrl: string, clientId: string): Promise<void> =>
-  oauthHelpers(env, requestUrl).deleteClient(clientId);
+export async function removeProviderClient(env: Env, requestUrl: string, clientId: string): Promise<void> {
+  await oauthHelpers(env, requestUrl).deleteClient(clientId);
+  forgetValidatedTokens();
+}

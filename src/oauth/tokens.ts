@@ -1,8 +1,9 @@
+import type { ValidatedAccessToken } from "@cloudflare/workers-oauth-provider";
 import { ExpiringCache } from "../cache/expiring-cache";
 import { sha256Hex } from "../crypto/hash";
 import { surfaceOrigin, type Env } from "../env";
 import { TokenRejected, type Principal } from "../identity/verify";
-import { connectorAccessDenial, type ConnectorProps } from "./access";
+import { CONNECTOR_ACCESS_CACHE_MS, connectorAccessDenial, type ConnectorProps } from "./access";
 import { authorizationServer, mcpResources } from "./server";
 
 /** The issuer key of connector-flow principals (their clients live in the provider's store, not in identity_clients). */
@@ -16,6 +17,14 @@ const INVALID = "The access token is invalid, expired or revoked.";
  */
 export const INVALID_CONNECTOR_TOKEN_CACHE_MS = 10_000;
 const invalidTokens = new ExpiringCache<true>(INVALID_CONNECTOR_TOKEN_CACHE_MS, 10_000);
+/**
+ * What the provider said of a valid token, remembered for 4 s (never past the token's expiry): a
+ * token revoked at the provider stops within that time, like a disabled user or a deleted client.
+ */
+const validTokens = new ExpiringCache<ValidatedAccessToken<ConnectorProps>>(CONNECTOR_ACCESS_CACHE_MS, 10_000);
+
+/** Access withdrawn through this isolate is refused by it at once; other isolates follow within 4 s. */
+export const forgetValidatedTokens = (): void => validTokens.clear();
 
 /** Tokens of the connector flow are `<userId>:<grantId>:<secret>`; realm JWTs never contain a colon. */
 export const isConnectorToken = (token: string): boolean => token.split(":").length === 3;
@@ -25,17 +34,22 @@ export const isConnectorToken = (token: string): boolean => token.split(":").len
  * audience = one of the MCP resources), then the user and client must still have access.
  */
 export async function verifyConnectorToken(env: Env, requestUrl: string, token: string): Promise<Principal> {
-  const tokenHash = await sha256Hex(token);
+  const origin = surfaceOrigin(env.BASE_URL, requestUrl);
+  const tokenHash = `${origin}\n${await sha256Hex(token)}`;
   if (invalidTokens.get(tokenHash)) throw new TokenRejected(INVALID);
-  const server = authorizationServer(env, requestUrl);
-  let validated = null;
-  for (const resource of mcpResources(surfaceOrigin(env.BASE_URL, requestUrl))) {
-    validated = await server.validateToken<ConnectorProps>(resource, token, env);
-    if (validated) break;
-  }
+  let validated = validTokens.get(tokenHash);
+  if (validated && validated.expiresAt * 1000 <= Date.now()) validated = undefined;
   if (!validated) {
-    invalidTokens.set(tokenHash, true);
-    throw new TokenRejected(INVALID);
+    const server = authorizationServer(env, requestUrl);
+    for (const resource of mcpResources(origin)) {
+      validated = (await server.validateToken<ConnectorProps>(resource, token, env)) ?? undefined;
+      if (validated) break;
+    }
+    if (!validated) {
+      invalidTokens.set(tokenHash, true);
+      throw new TokenRejected(INVALID);
+    }
+    validTokens.set(tokenHash, validated);
   }
   const props = validated.props;
   const denial = await connectorAccessDenial(env, validated.clientId, props);

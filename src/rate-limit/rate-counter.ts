@@ -1,7 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
+
+/** What a reservation got: `granted` requests (0 when fewer than asked for were left), and the window after it. */
+export interface Reservation {
+  granted: number;
+  limit: number;
+  /** Everything reserved in the window so far, this grant included. */
+  count: number;
+  windowStart: number;
+  resetSeconds: number;
+}
 
 /** What one counted request learns about its key's current window. */
 export interface RateDecision {
@@ -33,24 +43,32 @@ export class RateCounter extends DurableObject<Env> {
   }
 
   /**
-   * Counts `cost` requests (a JSON-RPC batch is several) against `limit`, all or nothing: when they do
-   * not all fit in what is left of the window, none is counted and the request is refused.
+   * Reserves at least `need` and at most `want` requests of the window for the caller to spend, all
+   * or nothing: when fewer than `need` are left, nothing is reserved. What is reserved counts at
+   * once, so however the reservations are spent, no window ever admits more than `limit`.
    */
-  hit(limit: number, cost = 1): RateDecision {
+  reserve(limit: number, need: number, want = need): Reservation {
     const now = Date.now();
     const start = now - (now % HOUR_MS);
     if (this.window.start !== start) this.window = { start, count: 0 };
-    const allowed = this.window.count + cost <= limit;
-    if (allowed) {
-      this.window.count += cost;
+    const free = limit - this.window.count;
+    const granted = free >= need ? Math.min(Math.max(need, want), free) : 0;
+    if (granted > 0) {
+      this.window.count += granted;
       // Not awaited: the output gate holds the reply until the write is durable.
       void this.ctx.storage.put("window", this.window);
     }
+    return { granted, limit, count: this.window.count, windowStart: start, resetSeconds: Math.max(1, Math.ceil((start + HOUR_MS - now) / 1000)) };
+  }
+
+  /** Counts `cost` requests against `limit` (a JSON-RPC batch is several), all or nothing; refused ones are not counted. */
+  hit(limit: number, cost = 1): RateDecision {
+    const reservation = this.reserve(limit, cost);
     return {
-      allowed,
+      allowed: reservation.granted > 0,
       limit,
-      remaining: Math.max(0, limit - this.window.count),
-      resetSeconds: Math.max(1, Math.ceil((start + HOUR_MS - now) / 1000)),
+      remaining: Math.max(0, limit - reservation.count),
+      resetSeconds: reservation.resetSeconds,
     };
   }
 

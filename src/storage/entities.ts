@@ -1,3 +1,4 @@
+import type { D1Reader } from "./reader";
 import { jsonChunks } from "./json-chunks";
 
 /** SQL for the `entities` table: brands, properties, destinations and airports. */
@@ -22,13 +23,13 @@ export const nameKey = (name: string): string => name.normalize("NFKC").toLowerC
 /** A stored entity with the key its name was folded to when written. */
 export type StoredEntity = EntityRow & { name_key: string };
 
-export function findEntity(db: D1Database, id: string): Promise<EntityRow | null> {
+export function findEntity(db: D1Reader, id: string): Promise<EntityRow | null> {
   return db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).bind(id).first<EntityRow>();
 }
 
 /** A brand's properties in roster order: by name, then ID. */
 export async function listRoster(
-  db: D1Database,
+  db: D1Reader,
   brandId: string,
 ): Promise<Pick<EntityRow, "id" | "name" | "property_id">[]> {
   const { results } = await db
@@ -38,7 +39,7 @@ export async function listRoster(
   return results;
 }
 
-export async function countProperties(db: D1Database, brandId: string): Promise<number> {
+export async function countProperties(db: D1Reader, brandId: string): Promise<number> {
   const row = await db
     .prepare("SELECT count(*) AS n FROM entities WHERE brand_id = ?")
     .bind(brandId)
@@ -46,13 +47,13 @@ export async function countProperties(db: D1Database, brandId: string): Promise<
   return row?.n ?? 0;
 }
 
-export async function countEntities(db: D1Database): Promise<number> {
+export async function countEntities(db: D1Reader): Promise<number> {
   const row = await db.prepare("SELECT count(*) AS n FROM entities").first<{ n: number }>();
   return row?.n ?? 0;
 }
 
 /** Stored entities with one of `ids`, and the properties of the brands among `brandIds`. */
-export async function entitiesByIdOrBrand(db: D1Database, ids: string[], brandIds: string[]): Promise<StoredEntity[]> {
+export async function entitiesByIdOrBrand(db: D1Reader, ids: string[], brandIds: string[]): Promise<StoredEntity[]> {
   const statements = [
     ...jsonChunks(ids).map((chunk) => db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk)),
     ...jsonChunks(brandIds).map((chunk) =>
@@ -71,10 +72,10 @@ const FROM_JSON = `SELECT json_extract(value, '$.id') AS id, json_extract(value,
 
 const withNameKeys = (rows: EntityRow[]) => rows.map((row) => ({ ...row, name_key: nameKey(row.name) }));
 
-export const insertEntities = (db: D1Database, rows: EntityRow[]): D1PreparedStatement[] =>
+export const insertEntities = (db: D1Reader, rows: EntityRow[]): D1PreparedStatement[] =>
   jsonChunks(withNameKeys(rows)).map((chunk) => db.prepare(`INSERT INTO entities (${COLUMNS}, name_key) ${FROM_JSON}`).bind(chunk));
 
-export const updateEntities = (db: D1Database, rows: EntityRow[]): D1PreparedStatement[] =>
+export const updateEntities = (db: D1Reader, rows: EntityRow[]): D1PreparedStatement[] =>
   jsonChunks(withNameKeys(rows)).map((chunk) =>
     db
       .prepare(
@@ -86,5 +87,5 @@ export const updateEntities = (db: D1Database, rows: EntityRow[]): D1PreparedSta
   );
 
 /** Removes entities; their FAQs, properties and organization scopes go with them (ON DELETE CASCADE). */
-export const deleteEntities = (db: D1Database, ids: string[]): D1PreparedStatement[] =>
+export const deleteEntities = (db: D1Reader, ids: string[]): D1PreparedStatement[] =>
   jsonChunks(ids).map((chunk) => db.prepare("DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))").bind(chunk));

@@ -1,3 +1,4 @@
+import type { D1Reader } from "./reader";
 import type { EntityRow } from "./entities";
 import { jsonChunks } from "./json-chunks";
 
@@ -19,7 +20,7 @@ export interface StoredFaq extends FaqInput {
 }
 
 /** One entity's FAQs in their stored order. */
-export async function listFaqs(db: D1Database, entityId: string): Promise<FaqRow[]> {
+export async function listFaqs(db: D1Reader, entityId: string): Promise<FaqRow[]> {
   const { results } = await db
     .prepare("SELECT category, question, answer FROM faqs WHERE entity_id = ? ORDER BY position")
     .bind(entityId)
@@ -34,7 +35,7 @@ export type EntityFaqRow = EntityRow & { [K in keyof FaqRow]: FaqRow[K] | null }
  * with its FAQs in stored order; an entity without FAQs comes as one row with null FAQ columns.
  */
 export async function listEntityFaqPage(
-  db: D1Database,
+  db: D1Reader,
   page: { brandId?: string; afterId: string; limit: number },
 ): Promise<EntityFaqRow[]> {
   const { results } = await db
@@ -64,7 +65,7 @@ export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: 
 }
 
 /** Stored FAQs of the given entities. */
-export async function faqsOfEntities(db: D1Database, entityIds: string[]): Promise<StoredFaq[]> {
+export async function faqsOfEntities(db: D1Reader, entityIds: string[]): Promise<StoredFaq[]> {
   const statements = jsonChunks(entityIds).map((chunk) =>
     db
       .prepare("SELECT id, entity_id, position, category, question, answer FROM faqs WHERE entity_id IN (SELECT value FROM json_each(?))")
@@ -74,7 +75,7 @@ export async function faqsOfEntities(db: D1Database, entityIds: string[]): Promi
   return (await db.batch<StoredFaq>(statements)).flatMap((result) => result.results);
 }
 
-export const insertFaqs = (db: D1Database, faqs: FaqInput[]): D1PreparedStatement[] =>
+export const insertFaqs = (db: D1Reader, faqs: FaqInput[]): D1PreparedStatement[] =>
   jsonChunks(faqs).map((chunk) =>
     db
       .prepare(
@@ -85,7 +86,7 @@ export const insertFaqs = (db: D1Database, faqs: FaqInput[]): D1PreparedStatemen
       .bind(chunk),
   );
 
-export const updateFaqs = (db: D1Database, faqs: StoredFaq[]): D1PreparedStatement[] =>
+export const updateFaqs = (db: D1Reader, faqs: StoredFaq[]): D1PreparedStatement[] =>
   jsonChunks(faqs.map(({ id, category, question, answer }) => ({ id, category, question, answer }))).map((chunk) =>
     db
       .prepare(
@@ -97,5 +98,5 @@ export const updateFaqs = (db: D1Database, faqs: StoredFaq[]): D1PreparedStateme
       .bind(chunk),
   );
 
-export const deleteFaqs = (db: D1Database, ids: number[]): D1PreparedStatement[] =>
+export const deleteFaqs = (db: D1Reader, ids: number[]): D1PreparedStatement[] =>
   jsonChunks(ids).map((chunk) => db.prepare("DELETE FROM faqs WHERE id IN (SELECT value FROM json_each(?))").bind(chunk));

@@ -1,3 +1,4 @@
+import type { D1Reader } from "./reader";
 import { nameKey, type EntityKind } from "./entities";
 
 /**
@@ -37,7 +38,7 @@ export interface EntityFilter {
   limit: number;
 }
 
-export async function listScopedEntities(db: D1Database, organizationId: string, filter: EntityFilter): Promise<ScopedEntity[]> {
+export async function listScopedEntities(db: D1Reader, organizationId: string, filter: EntityFilter): Promise<ScopedEntity[]> {
   const { results } = await db
     .prepare(
       `SELECT e.id, e.name, e.kind, e.brand_id, e.property_id FROM entities e
@@ -58,7 +59,7 @@ export async function listScopedEntities(db: D1Database, organizationId: string,
  * are ASCII; names compare by their Unicode-folded key).
  */
 export function findScopedEntity(
-  db: D1Database,
+  db: D1Reader,
   organizationId: string,
   idOrName: string,
 ): Promise<(ScopedEntity & { property_count: number }) | null> {
@@ -75,7 +76,7 @@ export function findScopedEntity(
 }
 
 /** Up to `limit` in-scope names containing the most of the given folded fragments (at most five). */
-export async function similarScopedNames(db: D1Database, organizationId: string, fragments: string[], limit: number): Promise<string[]> {
+export async function similarScopedNames(db: D1Reader, organizationId: string, fragments: string[], limit: number): Promise<string[]> {
   if (fragments.length === 0) return [];
   const hits = fragments.slice(0, 5).map((_, i) => `(instr(e.name_key, ?${i + 3}) > 0)`).join(" + ");
   const { results } = await db
@@ -100,7 +101,7 @@ export interface RankedFaq {
  * matching ones first, then the rest in stored order. Returns the page and the total before the limit.
  */
 export async function entityFaqs(
-  db: D1Database,
+  db: D1Reader,
   entityId: string,
   options: { match?: string; category?: string; limit: number },
 ): Promise<{ faqs: RankedFaq[]; total: number }> {
@@ -140,7 +141,7 @@ export interface SearchHit {
  * words, so only in-scope FAQs are found and ranked, however large the catalogue.
  */
 export async function searchScopedFaqs(
-  db: D1Database,
+  db: D1Reader,
   organizationId: string,
   match: string,
   filter: { entityId?: string; kind?: EntityKind; category?: string; limit: number },
@@ -169,7 +170,7 @@ export async function searchScopedFaqs(
 }
 
 /** The FAQ categories that occur in the organization's scope, by name. */
-export async function scopedCategories(db: D1Database, organizationId: string): Promise<string[]> {
+export async function scopedCategories(db: D1Reader, organizationId: string): Promise<string[]> {
   const { results } = await db
     .prepare(
       `SELECT DISTINCT f.category FROM faqs f JOIN entities e ON e.id = f.entity_id

@@ -1,12 +1,22 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createApp } from "../../src/app";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { findEntity } from "../../src/storage/entities";
 import { faqCacheKey } from "../../src/content/routes";
+import { CONTENT_VERSION_MAX_AGE_MS } from "../../src/content/snapshot";
 import { versionTag, type ContentVersion } from "../../src/storage/content-version";
 import { API, get, sha256Hex16 } from "./helpers";
 
 const WEAK_ETAG = /^W\/"[0-9a-f]{16}"$/;
+
+afterEach(() => vi.useRealTimers());
+
+/** A change written to D1 by someone else (another isolate, a restore) is served within CONTENT_VERSION_MAX_AGE_MS. */
+function afterTheVersionAge(): void {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(now + CONTENT_VERSION_MAX_AGE_MS);
+}
 
 describe("ETags and Cache-Control", () => {
   it.each([
@@ -71,7 +81,10 @@ describe("ETags and Cache-Control", () => {
     const original = (await findEntity(env.DB, "HO-AUR-0008"))!;
     expect((await get(path)).headers.get("ETag")).toBe(before);
 
-    const rename = (name: string) => env.DB.prepare("UPDATE entities SET name = ? WHERE id = ?").bind(name, original.id).run();
+    const rename = async (name: string) => {
+      await env.DB.prepare("UPDATE entities SET name = ? WHERE id = ?").bind(name, original.id).run();
+      afterTheVersionAge();
+    };
     await rename("Aurora Renamed Hotel");
     const changed = await get(path, "demo-key", { "If-None-Match": before });
     expect(changed.status).toBe(200);
@@ -87,6 +100,7 @@ describe("ETags and Cache-Control", () => {
   });
 
   it("keeps every 200 in the Cache API, and answers from it a request this isolate has never served (another isolate's cache)", async () => {
+    afterTheVersionAge(); // so the version read below is the one this isolate serves
     const version = versionTag((await env.DB.prepare("SELECT version, epoch FROM content_version").first<ContentVersion>())!);
     const limits = { maxEntities: 1000, maxBytes: 10 * 1024 * 1024 };
     const noFlags = { includePropertyId: false, includeCategory: false };
@@ -122,7 +136,10 @@ describe("ETags and Cache-Control", () => {
   it("never serves what was current before a restore: every change draws a new epoch for the cache key", async () => {
     const path = "/api/v3/content/HO-AUR-0013/faq.json";
     const original = (await findEntity(env.DB, "HO-AUR-0013"))!;
-    const rename = (name: string) => env.DB.prepare("UPDATE entities SET name = ? WHERE id = ?").bind(name, original.id).run();
+    const rename = async (name: string) => {
+      await env.DB.prepare("UPDATE entities SET name = ? WHERE id = ?").bind(name, original.id).run();
+      afterTheVersionAge();
+    };
     const nameServed = async () => ((await (await get(path)).json()) as { about: { name: string } }).about.name;
 
     const backup = (await env.DB.prepare("SELECT version, epoch FROM content_version").first<ContentVersion>())!;
@@ -133,6 +150,7 @@ describe("ETags and Cache-Control", () => {
     // Restoring the backup brings back its data and its content version together.
     await rename(original.name);
     await env.DB.prepare("UPDATE content_version SET version = ?, epoch = ?").bind(backup.version, backup.epoch).run();
+    afterTheVersionAge();
     expect(await nameServed()).toBe(original.name);
     // The next change reaches the same counter as the change before the restore, but not the same key.
     await rename("After The Restore");
@@ -156,6 +174,7 @@ describe("bodies a partner embeds in a page", () => {
     const hostile = "</script><script>alert(1)</script> & <!-- more";
     await env.DB.prepare("UPDATE faqs SET answer = ? WHERE entity_id = 'HO-AUR-0014' AND position = 0").bind(hostile).run();
     await env.DB.prepare("UPDATE entities SET name = ? WHERE id = 'HO-AUR-0015'").bind("Aurora <b>&</b>").run();
+    afterTheVersionAge();
     for (const path of ["/api/v3/content/HO-AUR-0014/faq.json", "/api/v3/content/HO-AUR/faq.json", "/api/v3/content/HO-AUR/properties"]) {
       const res = await get(path);
       expect(res.status).toBe(200);

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BodyCache } from "../../src/cache/body-cache";
 import { ExpiringCache } from "../../src/cache/expiring-cache";
+import { RefreshingCache } from "../../src/cache/refreshing-cache";
 import { organizationCache } from "../../src/identity/verify";
 
 describe("BodyCache", () => {
@@ -50,5 +51,34 @@ describe("ExpiringCache", () => {
   it("bounds the organization cache of bearer verification at 10,000 clients for 60 s", () => {
     expect(organizationCache.maxEntries).toBe(10_000);
     expect(organizationCache.ttlMs).toBe(60_000);
+  });
+});
+
+describe("RefreshingCache", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("serves a fresh value as is, a stale one while reloading in the background, and loads an expired one first", async () => {
+    let now = 1_000_000;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(now);
+    const cache = new RefreshingCache<number>(500, 1_000, 10);
+    let loads = 0;
+    const load = async () => ++loads;
+    const background: Promise<unknown>[] = [];
+    const get = () => cache.get("v", load, (p) => background.push(p));
+
+    expect(await Promise.all([get(), get(), get()])).toEqual([1, 1, 1]); // concurrent loads are shared
+    vi.setSystemTime((now += 499));
+    expect(await get()).toBe(1);
+    expect(background).toHaveLength(0);
+    vi.setSystemTime((now += 1));
+    expect(await get()).toBe(1); // stale: served, reloaded behind it
+    expect(background).toHaveLength(1);
+    await background[0];
+    expect(await get()).toBe(2);
+    vi.setSystemTime((now += 1_000));
+    expect(await get()).toBe(3); // expired: loaded before answering
+    vi.setSystemTime((now -= 60_000));
+    expect(await get()).toBe(4); // a clock set back ages nothing: loaded again
   });
 });

@@ -10,7 +10,8 @@ import { BASE, expectEnvelope, mcpHeaders, openSession, tokenFor } from "./mcp-h
 function failingDb(message: string): D1Database {
   const fail = () => Promise.reject(new Error(message));
   const statement = { bind: () => statement, first: fail, all: fail, run: fail, raw: fail };
-  return { prepare: () => statement, batch: fail, exec: fail } as unknown as D1Database;
+  const db = { prepare: () => statement, batch: fail, exec: fail, withSession: () => db, getBookmark: () => null };
+  return db as unknown as D1Database;
 }
 
 const content = (db: D1Database) =>

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { forgetContentVersion } from "../../content/snapshot";
 import { randomId } from "../../crypto/random";
 import { contentVersionStatement, readContentVersion, type ContentVersion } from "../../storage/content-version";
 import { deleteImport, deleteStaleImports, findImport, insertImport, stagedRows, stageRows, type StagedRow } from "../../storage/content-imports";
@@ -180,6 +181,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
         contentVersionStatement(db),
       ]);
       const contentVersion = readContentVersion(results[results.length - 1] as D1Result<ContentVersion>).version;
+      forgetContentVersion();
       return c.json({ ...planView(id, found.rows, plan), contentVersion }, 200);
     },
   );
@@ -213,6 +215,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       if (!entity) return notFound(c, "such entity");
       const properties = entity.kind === "brand" ? await countProperties(c.env.DB, entityId) : 0;
       await c.env.DB.batch([...deleteEntities(c.env.DB, [entityId]), audit(c, "content.remove", entityId, { kind: entity.kind, properties })]);
+      forgetContentVersion();
       return c.body(null, 204);
     },
   );

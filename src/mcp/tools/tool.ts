@@ -1,8 +1,10 @@
 import type { CallToolResult, Tool as ToolListing } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import type { D1Reader } from "../../storage/reader";
 
 export interface ToolContext {
-  db: D1Database;
+  /** A D1 session of this request: the tools only read, so a replica near the caller may answer. */
+  db: D1Reader;
   organizationId: string;
   /** The protocol revision the caller negotiated; it decides what a result may carry. */
   protocolVersion: string;
