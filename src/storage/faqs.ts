@@ -79,9 +79,11 @@ export const insertFaqs = (db: D1Reader, faqs: FaqInput[]): D1PreparedStatement[
   jsonChunks(faqs).map((chunk) =>
     db
       .prepare(
-        `INSERT INTO faqs (entity_id, position, category, question, answer)
+        // brand_id repeats the entity's brand for the FAQ's scope key (migration 0009).
+        `INSERT INTO faqs (entity_id, position, category, question, answer, brand_id)
          SELECT json_extract(value, '$.entity_id'), json_extract(value, '$.position'), json_extract(value, '$.category'),
-           json_extract(value, '$.question'), json_extract(value, '$.answer') FROM json_each(?)`,
+           json_extract(value, '$.question'), json_extract(value, '$.answer'),
+           (SELECT e.brand_id FROM entities e WHERE e.id = json_extract(value, '$.entity_id')) FROM json_each(?)`,
       )
       .bind(chunk),
   );

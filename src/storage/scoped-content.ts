@@ -6,17 +6,18 @@ import { nameKey, type EntityKind } from "./entities";
  * in scope when it is scoped to the organization itself or is a property of a scoped brand. `?1` is
  * always the organization ID.
  */
-const inScope = (e: string) => `(${e}.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
-  OR ${e}.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
-const IN_SCOPE = inScope("e");
+const IN_SCOPE = `(e.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
+  OR e.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
 
 /**
- * FTS5 expressions that match only the FAQs of some entities (migration 0008): each FAQ is indexed
- * with its entity's scope key, `k` and the hex of the entity ID. `words` is a safe FTS5 expression
- * (`ftsAnyOf`), searched in the question and answer only. With no entity at all, a key nothing has.
+ * FTS5 expressions that match only FAQs in scope (migrations 0008, 0009): each FAQ is indexed with the
+ * scope keys of its entity and, for a property, its brand (`k` and the hex of the ID). `keys` is an SQL
+ * expression of FTS5 key alternatives, `words` a safe FTS5 expression (`ftsAnyOf`) searched in the
+ * question and answer only. No key at all becomes a key nothing has.
  */
-const scopedMatch = (keys: string, words: string) =>
-  `'scope_key : (' || coalesce(${keys}, 'knone') || ') AND {question answer} : (' || ${words} || ')'`;
+const scopedMatch = (keys: string, words: string, andKey = "''") =>
+  `'scope_key : (' || coalesce(${keys}, 'knone') || ')' || ${andKey} || ' AND {question answer} : (' || ${words} || ')'`;
+const scopeKey = (id: string) => `'k' || hex(${id})`;
 // The scope key weighs nothing: the words alone rank, as they did before it was indexed.
 const RANK = "bm25(faq_search, 1.0, 1.0, 0.0)";
 
@@ -108,7 +109,7 @@ export async function entityFaqs(
   const [ranking, order] = options.match
     ? [
         `LEFT JOIN (SELECT rowid AS id, ${RANK} AS rank FROM faq_search
-           WHERE faq_search MATCH (${scopedMatch("'k' || hex(?1)", "?3")})) m ON m.id = f.id`,
+           WHERE faq_search MATCH (${scopedMatch(scopeKey("?1"), "?3")})) m ON m.id = f.id`,
         "m.rank IS NULL, m.rank, f.position",
       ]
     : ["", "f.position"];
@@ -146,23 +147,29 @@ export async function searchScopedFaqs(
   match: string,
   filter: { entityId?: string; kind?: EntityKind; category?: string; limit: number },
 ): Promise<SearchHit[]> {
-  const keys = `(SELECT group_concat('k' || hex(s.id), ' OR ') FROM entities s
-    WHERE ${inScope("s")}
-      AND (?3 IS NULL OR s.id = ?3 COLLATE NOCASE OR s.brand_id = ?3 COLLATE NOCASE)
-      AND (?4 IS NULL OR s.kind = ?4))`;
+  // The organization's scoped entities (a brand stands for its properties), and with an entity filter that
+  // entity's own key besides (an unknown entity is a key nothing has).
+  const scope = `(SELECT group_concat(${scopeKey("entity_id")}, ' OR ') FROM organization_scopes WHERE organization_id = ?1)`;
+  const entity = `CASE WHEN ?3 IS NULL THEN '' ELSE ' AND scope_key : ' || coalesce((SELECT ${scopeKey("id")} FROM entities WHERE id = ?3 COLLATE NOCASE), 'knone') END`;
+  const highlights = (snippet: string) => `(length(${snippet}) - length(replace(${snippet}, '**', '')))`;
   const { results } = await db
     .prepare(
-      // snippet(-1) picks the column with the most matched phrases; the scope key column holds one, and
-      // a found FAQ matches at least one word in its question or answer, which comes first on a tie.
-      `SELECT e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category,
-         snippet(faq_search, -1, '**', '**', '…', 16) AS snippet
-       FROM faq_search
-         JOIN faqs f ON f.id = faq_search.rowid
-         JOIN entities e ON e.id = f.entity_id
-       WHERE faq_search MATCH (${scopedMatch(keys, "?2")})
-         AND ${IN_SCOPE}
-         AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
-       ORDER BY ${RANK}, f.id LIMIT ?6`,
+      // The snippet comes from the question or the answer, whichever shows more of the words (the question
+      // on a tie), never from the scope keys.
+      `SELECT entity_id, entity_name, question, answer, category,
+         CASE WHEN ${highlights("a")} > ${highlights("q")} THEN a ELSE q END AS snippet
+       FROM (
+         SELECT e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category,
+           snippet(faq_search, 0, '**', '**', '…', 16) AS q, snippet(faq_search, 1, '**', '**', '…', 16) AS a
+         FROM faq_search
+           JOIN faqs f ON f.id = faq_search.rowid
+           JOIN entities e ON e.id = f.entity_id
+         WHERE faq_search MATCH (${scopedMatch(scope, "?2", entity)})
+           AND ${IN_SCOPE}
+           AND (?4 IS NULL OR e.kind = ?4)
+           AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
+         ORDER BY ${RANK}, f.id LIMIT ?6
+       )`,
     )
     .bind(organizationId, match, filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
     .all<SearchHit>();

@@ -45,4 +45,22 @@ describe("what a tenant can learn from search", () => {
     const keyOnly = await callTool(aurora, sessionId, "service_search_documents", { query: `k${hex("HO-AUR-0001")}` });
     expect(keyOnly.results).toEqual([]);
   });
+
+  it("follows a property to another brand: its FAQs are searched by the new brand's organization only, from both sides", async () => {
+    const [aurora, boreal] = [await tokenFor("aurora"), await tokenFor("boreal")];
+    const [auroraSession, borealSession] = [await openSession(aurora), await openSession(boreal)];
+    const hits = async (token: string, sessionId: string) =>
+      (await callTool(token, sessionId, "service_search_documents", { query: "parking breakfast pets wifi", entityId: "HO-AUR-0031", limit: 50 })).results.length;
+    const before = await hits(aurora, auroraSession);
+    expect(before).toBeGreaterThan(0);
+    expect(await hits(boreal, borealSession)).toBe(0);
+    await env.DB.prepare("UPDATE entities SET brand_id = 'HO-BOR' WHERE id = 'HO-AUR-0031'").run();
+    expect(await hits(aurora, auroraSession)).toBe(0);
+    expect(await hits(boreal, borealSession)).toBe(before);
+    // An FAQ written without its brand (not through the import) is given it.
+    await env.DB.prepare("INSERT INTO faqs (entity_id, position, category, question, answer) VALUES ('HO-AUR-0032', 900, 'Parking', 'Valet parking?', 'Yes.')").run();
+    const row = await env.DB.prepare("SELECT brand_id, scope_key FROM faqs WHERE entity_id = 'HO-AUR-0032' AND position = 900").first<{ brand_id: string; scope_key: string }>();
+    expect(row!.brand_id).toBe("HO-AUR");
+    expect((await callTool(aurora, auroraSession, "service_search_documents", { query: "valet", limit: 5 })).results[0].entityId).toBe("HO-AUR-0032");
+  });
 });
