@@ -24,6 +24,9 @@ export interface StreamRequest {
 }
 
 const KEY = "session";
+// Activity is written to storage at most this often: a call in between only moves the record in memory.
+// After an eviction the session may therefore look idle for up to this much longer than it was.
+export const ACTIVITY_WRITE_INTERVAL_MS = 30_000;
 // How far a client may fall behind reading its stream before the stream is closed.
 const MAX_UNREAD_BYTES = 1024 * 1024;
 const encoder = new TextEncoder();
@@ -36,27 +39,33 @@ const encoder = new TextEncoder();
  */
 export class McpSession extends DurableObject<Env> {
   private stream: { writer: WritableStreamDefaultWriter<Uint8Array>; timer: ReturnType<typeof setInterval> } | null = null;
+  /** The record as last read or written (undefined: not read since the object started); storage is the authority. */
+  private record: SessionRecord | null | undefined;
+  private persistedSeenAt = 0;
 
   async open(record: SessionRecord): Promise<void> {
-    await this.ctx.storage.put(KEY, record);
-    await this.ctx.storage.setAlarm(expiresAt(record));
+    await this.save(record);
   }
 
-  /** The live session if `owner` owns it, recording the activity; null when unknown, ended, expired or not theirs. */
+  /**
+   * The live session if `owner` owns it, recording the activity; null when unknown, ended, expired or
+   * not theirs. The common call answers from memory; the activity reaches storage (and the expiry
+   * alarm) every ACTIVITY_WRITE_INTERVAL_MS.
+   */
   async touch(owner: SessionOwner): Promise<SessionRecord | null> {
     const now = Date.now();
     const record = await this.live(now);
     if (!record || !ownedBy(record, owner)) return null;
     const touched = { ...record, lastSeenAt: now };
-    await this.ctx.storage.put(KEY, touched);
-    await this.ctx.storage.setAlarm(expiresAt(touched));
+    if (now - this.persistedSeenAt >= ACTIVITY_WRITE_INTERVAL_MS) await this.save(touched);
+    else this.record = touched;
     return touched;
   }
 
   /** Records what the `initialize` of an HTTP+SSE session negotiated. */
   async handshake(owner: SessionOwner, fields: Pick<SessionRecord, "protocolVersion" | "clientInfo">): Promise<void> {
     const record = await this.touch(owner);
-    if (record) await this.ctx.storage.put(KEY, { ...record, ...fields });
+    if (record) await this.save({ ...record, ...fields });
   }
 
   /** Ends the session; false when there was no live session of `owner` to end. */
@@ -117,15 +126,30 @@ export class McpSession extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    const record = await this.ctx.storage.get<SessionRecord>(KEY);
+    const record = await this.read();
     if (!record) return;
     // Activity may have moved the deadline since the alarm was set.
     if (expiresAt(record) <= Date.now()) await this.end();
-    else await this.ctx.storage.setAlarm(expiresAt(record));
+    else await this.save(record);
+  }
+
+  private async read(): Promise<SessionRecord | null> {
+    if (this.record === undefined) {
+      this.record = (await this.ctx.storage.get<SessionRecord>(KEY)) ?? null;
+      this.persistedSeenAt = this.record?.lastSeenAt ?? 0;
+    }
+    return this.record;
+  }
+
+  private async save(record: SessionRecord): Promise<void> {
+    await this.ctx.storage.put(KEY, record);
+    await this.ctx.storage.setAlarm(expiresAt(record));
+    this.record = record;
+    this.persistedSeenAt = record.lastSeenAt;
   }
 
   private async live(now: number): Promise<SessionRecord | null> {
-    const record = await this.ctx.storage.get<SessionRecord>(KEY);
+    const record = await this.read();
     if (!record) return null;
     // The alarm may run late: expiry is also checked on every call.
     if (expiresAt(record) <= now) {
@@ -144,6 +168,7 @@ export class McpSession extends DurableObject<Env> {
 
   private async end(): Promise<void> {
     this.closeStream();
+    this.record = null;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }

@@ -1,6 +1,7 @@
 import { createExecutionContext, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
+import { ACTIVITY_WRITE_INTERVAL_MS } from "../../src/mcp/session";
 import { adminJson, tokenForNewOrganization } from "./admin-helpers";
 import { BASE, expectEnvelope, initializeRequest, mcpHeaders, openSession, post, rpc, TOKEN_URL, tokenFor } from "./mcp-helpers";
 
@@ -133,6 +134,24 @@ describe("MCP session states (SPEC)", () => {
     await expectEnvelope(await post(await tokenFor("aurora"), listTools, other), 404, "not_found");
   });
 
+  it(`writes activity at most every ${ACTIVITY_WRITE_INTERVAL_MS / 1000} s: idle expiry counts from the last call, or after an eviction from the last write`, async () => {
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const at = async (ms: number, sessionId: string) => {
+      vi.setSystemTime(start + ms);
+      return (await post(await tokenFor("aurora"), listTools, sessionId)).status;
+    };
+    const kept = await openSession(aurora);
+    expect(await at(20_000, kept)).toBe(200); // in memory only
+    expect(await at(20_000 + 30 * 60_000 - 1, kept)).toBe(200); // idle 30 min from the last call, less 1 ms
+
+    vi.setSystemTime(start);
+    const evicted = await openSession(aurora);
+    expect(await at(20_000, evicted)).toBe(200);
+    await evictDurableObject(sessionStub(evicted));
+    expect(await at(30 * 60_000, evicted)).toBe(404); // the write at open is the last it knows: up to 30 s early
+  });
+
   it("keeps an active session past 30 minutes but ends it at the 24-hour absolute limit", async () => {
     const sessionId = await openSession(aurora);
     const start = Date.now();
@@ -198,7 +217,9 @@ describe("the GET notification stream, when things go wrong", () => {
       vi.spyOn(state.storage, "get").mockRejectedValue(new Error("storage is gone"));
       vi.spyOn(state.storage, "put").mockRejectedValue(new Error("storage is gone"));
     });
-    // The next keep-alive reads the session, fails, and closes the stream.
+    // The next keep-alive that writes the session's activity (at most ACTIVITY_WRITE_INTERVAL_MS apart) fails and closes the stream.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + ACTIVITY_WRITE_INTERVAL_MS);
     expect((await reader.read()).done).toBe(true);
   });
 
