@@ -1,14 +1,25 @@
 #!/usr/bin/env node
 // `npm run bench`: throughput of the content API against a bare one-route Worker, both under
 // `wrangler dev` on this machine, loaded by the same client with the same connections in one run.
-// Then round-trip latency of MCP calls, one at a time, next to content API requests of similar size.
-// Options: --duration S (5 per scenario), --connections N (8), --samples N (200 per MCP scenario).
+// Then round-trip latency of MCP calls, one at a time, each next to a content API request of similar size.
+// `npm run bench -- --scale`: search latency through /v1/sse with catalogues of 10,000 to 1,000,000 FAQs.
+// Options: --duration S (5 per scenario), --connections N (8), --samples N (200 per latency scenario),
+// --sizes 10000,100000,1000000 (with --scale).
 import autocannon from "autocannon";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startBareWorker, startDevServer } from "./lib/servers.mjs";
+import { SCALE_CLIENT, SCOPED_PROPERTY, scaleCatalogueSql } from "./lib/scale-catalogue.mjs";
+import { freshState, startBareWorker, startDevServer, wrangler } from "./lib/servers.mjs";
 
 const { values } = parseArgs({
-  options: { duration: { type: "string", default: "5" }, connections: { type: "string", default: "8" }, samples: { type: "string", default: "200" } },
+  options: {
+    duration: { type: "string", default: "5" },
+    connections: { type: "string", default: "8" },
+    samples: { type: "string", default: "200" },
+    scale: { type: "boolean", default: false },
+    sizes: { type: "string", default: "10000,100000,1000000" },
+  },
 });
 const samples = Number(values.samples);
 const duration = Number(values.duration);
@@ -29,124 +40,177 @@ async function measure(name, options, expectStatus = 200) {
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-const rows = [];
-const bare = await startBareWorker();
-const dev = await startDevServer();
-try {
-  const bareBefore = await measure("bare worker (before)", { url: `${bare.origin}/` });
+if (values.scale) await scaleBench();
+else await throughputAndLatency();
 
-  // Each request names an entity/flag combination not requested before, so every one is built from D1.
-  const flags = ["", "?includeCategory=true", "?includePropertyId=true", "?includePropertyId=1&includeCategory=1"];
-  const uncachedPaths = [];
-  for (const q of flags) for (let n = 1; n <= 1200; n++) uncachedPaths.push(`/api/v3/content/HO-BOR-${String(n).padStart(4, "0")}/faq.json${q}`);
-  let next = 0;
-  const uncachedStart = Date.now();
-  const uncached = await new Promise((resolve, reject) =>
-    autocannon(
-      {
-        url: dev.origin,
-        connections,
-        amount: uncachedPaths.length,
-        headers: KEY,
-        requests: [{ setupRequest: (req) => ({ ...req, path: uncachedPaths[next++ % uncachedPaths.length] }) }],
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    ),
-  );
-  rows.push({
-    name: "FAQ feed 200 (uncached, built from D1)",
-    rps: (uncached["2xx"] / (Date.now() - uncachedStart)) * 1000,
-    p50: uncached.latency.p50,
-    p99: uncached.latency.p99,
-  });
+async function throughputAndLatency() {
+  const rows = [];
+  const bare = await startBareWorker();
+  const dev = await startDevServer();
+  try {
+    const bareBefore = await measure("bare worker (before)", { url: `${bare.origin}/` });
 
-  const faq = `${dev.origin}/api/v3/content/HO-AUR-0001/faq.json`;
-  const etag = (await fetch(faq, { headers: KEY })).headers.get("ETag");
-  rows.push(await measure("FAQ feed 200 (cache hit)", { url: faq, headers: KEY }));
-  rows.push(await measure("FAQ feed 304 (If-None-Match)", { url: faq, headers: { ...KEY, "If-None-Match": etag } }, 304));
-  rows.push(await measure("Roster HO-AUR (120 properties)", { url: `${dev.origin}/api/v3/content/HO-AUR/properties`, headers: KEY }));
-  rows.push(await measure("Bulk @graph HO-AUR (121 FAQPages)", { url: `${dev.origin}/api/v3/content/HO-AUR/faq.json`, headers: KEY }));
-
-  // Where the time goes: the same worker with no subrequest at all, and with one D1 query plus one Durable Object call.
-  rows.push(await measure("401 without a key (routing only: no D1, no Durable Object)", { url: faq }, 401));
-  rows.push(await measure("/health (one D1 query + one Durable Object call)", { url: `${dev.origin}/health` }));
-
-  const bareAfter = await measure("bare worker (after)", { url: `${bare.origin}/` });
-  const baseline = (bareBefore.rps + bareAfter.rps) / 2;
-  console.log(`\nContent API throughput, ${connections} connections, ${duration} s per scenario (bare worker: ${bareBefore.rps.toFixed(0)} and ${bareAfter.rps.toFixed(0)} req/s before and after)\n`);
-  console.log("| Scenario | req/s | vs bare worker | p50 ms | p99 ms |");
-  console.log("|---|---:|---:|---:|---:|");
-  for (const row of [{ ...bareBefore, name: "bare worker (mean of before/after)", rps: baseline }, ...rows]) {
-    console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline).toFixed(2)} | ${row.p50} | ${row.p99} |`);
-  }
-
-  console.log(`\nRound-trip latency, one request at a time, ${samples} samples each after ${samples / 10} warm-up\n`);
-  console.log("| Request | p50 ms | p99 ms | response bytes |");
-  console.log("|---|---:|---:|---:|");
-  for (const row of await mcpLatencies(dev.origin)) {
-    console.log(`| ${row.name} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.bytes} |`);
-  }
-} finally {
-  await Promise.all([bare.stop(), dev.stop()]);
-}
-
-async function latency(name, send) {
-  let bytes = 0;
-  for (let i = 0; i < samples / 10; i++) await send(i);
-  const times = [];
-  for (let i = 0; i < samples; i++) {
-    const start = performance.now();
-    const res = await send(i);
-    const body = await res.arrayBuffer();
-    times.push(performance.now() - start);
-    if (res.status >= 400) throw new Error(`${name}: HTTP ${res.status} ${new TextDecoder().decode(body)}`);
-    bytes = body.byteLength;
-  }
-  times.sort((a, b) => a - b);
-  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { name, p50: at(0.5), p99: at(0.99), bytes };
-}
-
-async function mcpLatencies(origin) {
-  const token = async (id, secret) => {
-    const res = await fetch(`${origin}/realms/hospitality/protocol/openid-connect/token`, {
-      method: "POST",
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: id, client_secret: secret }),
+    // Each request names an entity/flag combination not requested before, so every one is built from D1.
+    const flags = ["", "?includeCategory=true", "?includePropertyId=true", "?includePropertyId=1&includeCategory=1"];
+    const uncachedPaths = [];
+    for (const q of flags) for (let n = 1; n <= 1200; n++) uncachedPaths.push(`/api/v3/content/HO-BOR-${String(n).padStart(4, "0")}/faq.json${q}`);
+    let next = 0;
+    const uncachedStart = Date.now();
+    const uncached = await new Promise((resolve, reject) =>
+      autocannon(
+        {
+          url: dev.origin,
+          connections,
+          amount: uncachedPaths.length,
+          headers: KEY,
+          requests: [{ setupRequest: (req) => ({ ...req, path: uncachedPaths[next++ % uncachedPaths.length] }) }],
+        },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      ),
+    );
+    rows.push({
+      name: "FAQ feed 200 (uncached, built from D1)",
+      rps: (uncached["2xx"] / (Date.now() - uncachedStart)) * 1000,
+      p50: uncached.latency.p50,
+      p99: uncached.latency.p99,
     });
-    return (await res.json()).access_token;
-  };
-  const headers = (bearer, session) => ({
-    Authorization: `Bearer ${bearer}`,
+
+    const faq = `${dev.origin}/api/v3/content/HO-AUR-0001/faq.json`;
+    const etag = (await fetch(faq, { headers: KEY })).headers.get("ETag");
+    rows.push(await measure("FAQ feed 200 (cache hit)", { url: faq, headers: KEY }));
+    rows.push(await measure("FAQ feed 304 (If-None-Match)", { url: faq, headers: { ...KEY, "If-None-Match": etag } }, 304));
+    rows.push(await measure("Roster HO-AUR (120 properties)", { url: `${dev.origin}/api/v3/content/HO-AUR/properties`, headers: KEY }));
+    rows.push(await measure("Bulk @graph HO-AUR (121 FAQPages)", { url: `${dev.origin}/api/v3/content/HO-AUR/faq.json`, headers: KEY }));
+
+    // Where the time goes: the same worker answering before any storage is involved.
+    rows.push(await measure("401 without a key (routing only: no D1, no Durable Object)", { url: faq }, 401));
+
+    const bareAfter = await measure("bare worker (after)", { url: `${bare.origin}/` });
+    const baseline = (bareBefore.rps + bareAfter.rps) / 2;
+    console.log(`\nContent API throughput, ${connections} connections, ${duration} s per scenario (bare worker: ${bareBefore.rps.toFixed(0)} and ${bareAfter.rps.toFixed(0)} req/s before and after)\n`);
+    console.log("| Scenario | req/s | vs bare worker | p50 ms | p99 ms |");
+    console.log("|---|---:|---:|---:|---:|");
+    for (const row of [{ ...bareBefore, name: "bare worker (mean of before/after)", rps: baseline }, ...rows]) {
+      console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline).toFixed(2)} | ${row.p50} | ${row.p99} |`);
+    }
+
+    console.log(`\nRound-trip latency, one request at a time, the scenarios taking turns, ${samples} samples each after ${samples / 10} warm-up rounds\n`);
+    console.log("| MCP request | p50 ms | p99 ms | bytes | content GET of similar size (cache hit) | p50 ms | p99 ms | bytes | p50 ratio |");
+    console.log("|---|---:|---:|---:|---|---:|---:|---:|---:|");
+    for (const [mcp, content] of await mcpLatencies(dev.origin)) {
+      console.log(
+        `| ${mcp.name} | ${mcp.p50.toFixed(1)} | ${mcp.p99.toFixed(1)} | ${mcp.bytes} | ${content.name} | ${content.p50.toFixed(1)} | ${content.p99.toFixed(1)} | ${content.bytes} | ${(mcp.p50 / content.p50).toFixed(2)} |`,
+      );
+    }
+  } finally {
+    await Promise.all([bare.stop(), dev.stop()]);
+  }
+}
+
+/**
+ * Round trips of each scenario, one request at a time, the scenarios taking turns (so that a slow moment
+ * of the machine falls on all of them alike); p50, p99 (or p95) and the response size of each.
+ */
+async function latencies(scenarios) {
+  const times = scenarios.map(() => []);
+  const bytes = scenarios.map(() => 0);
+  for (let round = -samples / 10; round < samples; round++) {
+    for (const [i, { name, send }] of scenarios.entries()) {
+      const start = performance.now();
+      const res = await send(round);
+      const body = await res.arrayBuffer();
+      const elapsed = performance.now() - start;
+      if (res.status >= 400) throw new Error(`${name}: HTTP ${res.status} ${new TextDecoder().decode(body)}`);
+      if (round >= 0) times[i].push(elapsed);
+      bytes[i] = body.byteLength;
+    }
+  }
+  return scenarios.map(({ name }, i) => {
+    const sorted = times[i].sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    return { name, p50: at(0.5), p95: at(0.95), p99: at(0.99), bytes: bytes[i] };
+  });
+}
+
+/** The MCP endpoint as a client uses it: a realm token, a session, JSON-RPC calls. */
+async function mcpClient(origin, clientId, secret) {
+  const res = await fetch(`${origin}/realms/hospitality/protocol/openid-connect/token`, {
+    method: "POST",
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }),
+  });
+  const token = (await res.json()).access_token;
+  const headers = (session) => ({
+    Authorization: `Bearer ${token}`,
     "Content-Type": "application/json",
     Accept: "application/json, text/event-stream",
-    ...(session ? { "mcp-session-id": session } : {}),
+    ...(session ? { "mcp-session-id": session, "MCP-Protocol-Version": "2025-03-26" } : {}),
   });
-  const initialize = (bearer) =>
+  const initialize = () =>
     fetch(`${origin}/v1/sse`, {
       method: "POST",
-      headers: headers(bearer),
+      headers: headers(),
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
     });
-  const aurora = await token("aurora-assistant", "aurora-secret");
-  const boreal = await token("boreal-assistant", "boreal-secret");
-  const sessionOf = async (bearer) => (await initialize(bearer)).headers.get("mcp-session-id");
-  const [auroraSession, borealSession] = [await sessionOf(aurora), await sessionOf(boreal)];
-  const tool = (bearer, session, name, args) => () =>
-    fetch(`${origin}/v1/sse`, {
-      method: "POST",
-      headers: headers(bearer, session),
-      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
-    });
+  const session = (await initialize()).headers.get("mcp-session-id");
+  const tool = (name, args) => () =>
+    fetch(`${origin}/v1/sse`, { method: "POST", headers: headers(session), body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }) });
+  return { initialize, tool };
+}
+
+/** Each MCP request with the content GET closest to it in response size, all cache hits of the content API. */
+async function mcpLatencies(origin) {
+  const aurora = await mcpClient(origin, "aurora-assistant", "aurora-secret");
+  const boreal = await mcpClient(origin, "boreal-assistant", "boreal-secret");
   const content = (path) => () => fetch(`${origin}${path}`, { headers: KEY });
-  const uncachedPaths = Array.from({ length: 1200 }, (_, i) => `/api/v3/content/HO-BOR-${String(i + 1).padStart(4, "0")}/faq.json?includeCategory=1&includePropertyId=1`);
-  return [
-    await latency("MCP initialize", () => initialize(aurora)),
-    await latency("MCP service_list_entities (50 of org-aurora)", tool(aurora, auroraSession, "service_list_entities", { limit: 50 })),
-    await latency("MCP service_query (HO-AUR-0001, ranked by question)", tool(aurora, auroraSession, "service_query", { entity: "HO-AUR-0001", question: "is there parking" })),
-    await latency("MCP service_search_documents (org-aurora)", tool(aurora, auroraSession, "service_search_documents", { query: "are pets allowed" })),
-    await latency("MCP service_search_documents (all HO-BOR FAQs, 50 results)", tool(boreal, borealSession, "service_search_documents", { query: "parking breakfast pets", limit: 50 })),
-    await latency("Content API FAQ feed, one entity (cache hit)", content("/api/v3/content/HO-AUR-0001/faq.json?includeCategory=true")),
-    await latency("Content API FAQ feed, one entity (uncached)", (i) => content(uncachedPaths[i % uncachedPaths.length])()),
-    await latency("Content API roster HO-AUR (cache hit)", content("/api/v3/content/HO-AUR/properties")),
+  const pairs = [
+    [{ name: "initialize", send: aurora.initialize }, { name: "FAQ feed HO-AUR-0002", send: content("/api/v3/content/HO-AUR-0002/faq.json") }],
+    [{ name: "service_list_entities (50 of org-aurora)", send: aurora.tool("service_list_entities", { limit: 50 }) }, { name: "roster HO-AUR", send: content("/api/v3/content/HO-AUR/properties") }],
+    [{ name: "service_query (HO-AUR-0001, ranked by question)", send: aurora.tool("service_query", { entity: "HO-AUR-0001", question: "is there parking" }) }, { name: "FAQ feed HO-AUR-0001", send: content("/api/v3/content/HO-AUR-0001/faq.json") }],
+    [{ name: "service_search_documents (org-aurora)", send: aurora.tool("service_search_documents", { query: "are pets allowed" }) }, { name: "FAQ feed HO-AUR-0001 with categories", send: content("/api/v3/content/HO-AUR-0001/faq.json?includeCategory=1&includePropertyId=1") }],
+    [{ name: "service_search_documents (HO-BOR's 10,000 FAQs, 50 results)", send: boreal.tool("service_search_documents", { query: "parking breakfast pets", limit: 50 }) }, { name: "roster HO-AUR", send: content("/api/v3/content/HO-AUR/properties") }],
   ];
+  const measured = await latencies(pairs.flat());
+  return pairs.map((_, i) => [measured[2 * i], measured[2 * i + 1]]);
+}
+
+/**
+ * Search through /v1/sse as the catalogue grows: for each size a throw-away local D1 is filled by SQL,
+ * served by `npm run dev`, and asked by `scale-bot`, whose organization sees one brand of 100 properties.
+ */
+async function scaleBench() {
+  const rows = [];
+  for (const size of values.sizes.split(",").map(Number)) {
+    const state = freshState();
+    try {
+      const started = Date.now();
+      await wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
+      const sqlFile = join(state, "scale.sql");
+      writeFileSync(sqlFile, scaleCatalogueSql(size));
+      await wrangler(["d1", "execute", "DB", "--local", "--persist-to", state, "--file", sqlFile]);
+      const built = (Date.now() - started) / 1000;
+      const dev = await startDevServer({ state });
+      try {
+        const client = await mcpClient(dev.origin, SCALE_CLIENT.id, SCALE_CLIENT.secret);
+        const [search, query] = await latencies([
+          { name: "search", send: client.tool("service_search_documents", { query: "parking breakfast pets", limit: 10 }) },
+          { name: "query", send: client.tool("service_query", { entity: SCOPED_PROPERTY, question: "is there parking for breakfast", limit: 10 }) },
+        ]);
+        rows.push({ size, built, search, query });
+      } finally {
+        await dev.stop();
+      }
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  }
+  console.log(`\nSearch through /v1/sse, org-scale scoped to 1 brand of 100 properties (1,000 FAQs), ${samples} samples each\n`);
+  console.log("| FAQs in the catalogue | built in s | search p50 ms | search p95 ms | ranked query p50 ms | ranked query p95 ms |");
+  console.log("|---:|---:|---:|---:|---:|---:|");
+  for (const { size, built, search, query } of rows) {
+    console.log(`| ${size.toLocaleString("en")} | ${built.toFixed(0)} | ${search.p50.toFixed(1)} | ${search.p95.toFixed(1)} | ${query.p50.toFixed(1)} | ${query.p95.toFixed(1)} |`);
+  }
+  const [first, last] = [rows[0], rows[rows.length - 1]];
+  console.log(
+    `\np95 at ${last.size.toLocaleString("en")} against ${first.size.toLocaleString("en")}: search ${(last.search.p95 / first.search.p95).toFixed(2)}, ranked query ${(last.query.p95 / first.query.p95).toFixed(2)} (target: at most 2)`,
+  );
 }

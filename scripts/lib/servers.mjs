@@ -11,6 +11,20 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BIN = join(ROOT, "node_modules", ".bin");
 const ENV = { ...process.env, PATH: `${BIN}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" };
 
+/** A new, empty local state directory (D1, Durable Objects, KV) for one server. */
+export const freshState = () => mkdtempSync(join(tmpdir(), "hospitality-dev-"));
+
+/** Runs wrangler to completion (Node 22 first on PATH), failing with its output. */
+export function wrangler(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(BIN, "wrangler"), args, { cwd: ROOT, env: { ...ENV, CI: "true" }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.once("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited with ${code}:\n${output}`))));
+  });
+}
+
 /** A TCP port that was free a moment ago. */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -67,12 +81,12 @@ async function startProcess(command, args, readyText, timeoutMs) {
 }
 
 /**
- * `npm run dev` on a free port with a fresh local state directory: migrations, the demo fixture, every
- * surface. `vars` are passed to wrangler. Resolves once the demo credentials are printed.
+ * `npm run dev` on a free port with a fresh local state directory (or `state`, prepared by the caller, whose
+ * database then keeps what it holds): migrations, the demo fixture into an empty database, every surface.
+ * `vars` are passed to wrangler. Resolves once the demo credentials are printed; stop() removes the state.
  */
-export async function startDevServer({ timeoutMs = 180_000, vars = {} } = {}) {
+export async function startDevServer({ timeoutMs = 180_000, vars = {}, state = freshState() } = {}) {
   const port = await freePort();
-  const state = mkdtempSync(join(tmpdir(), "hospitality-dev-"));
   const removeState = () => rmSync(state, { recursive: true, force: true });
   const proc = await startProcess(process.execPath, [join(ROOT, "scripts", "dev.mjs"), "--port", String(port), "--persist-to", state, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])], "Demo fixture:", timeoutMs).catch((error) => {
     removeState();

@@ -10,16 +10,44 @@ const IN_SCOPE = `(e.id IN (SELECT entity_id FROM organization_scopes WHERE orga
   OR e.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
 
 /**
- * FTS5 expressions that match only FAQs in scope (migrations 0008, 0009): each FAQ is indexed with the
- * scope keys of its entity and, for a property, its brand (`k` and the hex of the ID). `keys` is an SQL
- * expression of FTS5 key alternatives, `words` a safe FTS5 expression (`ftsAnyOf`) searched in the
- * question and answer only. No key at all becomes a key nothing has.
+ * Ranked full-text matches among the FAQs in scope, as SQL common table expressions ending in
+ * `ranked(id, score)`. Each FAQ is indexed with scope keys (migrations 0008, 0009): `k` and the hex of
+ * its entity's ID and, for a property, of its brand's. `keys` is an SQL expression giving the FTS5
+ * expression of the keys a FAQ must carry; `phrases` the parameter holding the JSON array of the
+ * query's words as FTS5 phrases (`ftsPhrases`), searched in the question and answer only.
+ *
+ * The score is BM25 (k1 = 1.2, b = 0.75, length in characters) computed from the admitted FAQs alone:
+ * their number, each phrase's document frequency among them, their average length. FTS5's own bm25()
+ * reads the document frequency of every word across the whole index, which costs the whole catalogue on
+ * every query and lets other organizations' content move the ranking; this reads only what is in scope.
  */
-const scopedMatch = (keys: string, words: string, andKey = "''") =>
-  `'scope_key : (' || coalesce(${keys}, 'knone') || ')' || ${andKey} || ' AND {question answer} : (' || ${words} || ')'`;
+const scopeRanking = (keys: string, phrases: string) => `
+  admitted(expr) AS (SELECT ${keys}),
+  phrases(phrase) AS (SELECT value FROM json_each(${phrases})),
+  -- Materialized: flattened into the joins below, the planner could reach the index by rowid instead of by
+  -- the full-text match, where highlight() has nothing to mark.
+  hits(phrase, id, tf) AS MATERIALIZED (
+    SELECT phrase, id, length(marked) - length(replace(marked, char(1), '')) FROM (
+      SELECT p.phrase, faq_search.rowid AS id,
+        highlight(faq_search, 0, char(1), '') || highlight(faq_search, 1, char(1), '') AS marked
+      FROM phrases p CROSS JOIN faq_search
+      WHERE faq_search MATCH ((SELECT expr FROM admitted) || ' AND {question answer} : ' || p.phrase))
+  ),
+  admitted_stats(n, length) AS (
+    SELECT count(*), avg(length(f.question) + length(f.answer)) FROM faq_search JOIN faqs f ON f.id = faq_search.rowid
+    WHERE faq_search MATCH (SELECT expr FROM admitted)
+  ),
+  df(phrase, n) AS (SELECT phrase, count(*) FROM hits GROUP BY phrase),
+  ranked(id, score) AS (
+    SELECT h.id, sum(
+      ln(1 + (s.n - df.n + 0.5) / (df.n + 0.5))
+        * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * (length(f.question) + length(f.answer)) / s.length)))
+    FROM hits h JOIN df USING (phrase) JOIN faqs f ON f.id = h.id CROSS JOIN admitted_stats s
+    GROUP BY h.id
+  )`;
 const scopeKey = (id: string) => `'k' || hex(${id})`;
-// The scope key weighs nothing: the words alone rank, as they did before it was indexed.
-const RANK = "bm25(faq_search, 1.0, 1.0, 0.0)";
+/** The FTS5 expression admitting `keys` (an SQL list of key alternatives); no key at all admits nothing. */
+const admitting = (keys: string) => `'scope_key : (' || coalesce(${keys}, 'knone') || ')'`;
 
 export interface ScopedEntity {
   id: string;
@@ -98,28 +126,22 @@ export interface RankedFaq {
 }
 
 /**
- * One entity's FAQs (optionally of one category): ranked by bm25 against `match` when given, the
- * matching ones first, then the rest in stored order. Returns the page and the total before the limit.
+ * One entity's FAQs (optionally of one category): those matching any of `phrases` first, by BM25 among
+ * the entity's own FAQs, then the rest in stored order. Returns the page and the total before the limit.
  */
 export async function entityFaqs(
   db: D1Reader,
   entityId: string,
-  options: { match?: string; category?: string; limit: number },
+  options: { phrases: string[]; category?: string; limit: number },
 ): Promise<{ faqs: RankedFaq[]; total: number }> {
-  const [ranking, order] = options.match
-    ? [
-        `LEFT JOIN (SELECT rowid AS id, ${RANK} AS rank FROM faq_search
-           WHERE faq_search MATCH (${scopedMatch(scopeKey("?1"), "?3")})) m ON m.id = f.id`,
-        "m.rank IS NULL, m.rank, f.position",
-      ]
-    : ["", "f.position"];
   const { results } = await db
     .prepare(
-      `SELECT f.question, f.answer, f.category, count(*) OVER () AS total FROM faqs f ${ranking}
+      `WITH ${scopeRanking(admitting(scopeKey("?1")), "?3")}
+       SELECT f.question, f.answer, f.category, count(*) OVER () AS total FROM faqs f LEFT JOIN ranked r ON r.id = f.id
        WHERE f.entity_id = ?1 AND (?2 IS NULL OR f.category = ?2 COLLATE NOCASE)
-       ORDER BY ${order} LIMIT ?4`,
+       ORDER BY r.score IS NULL, r.score DESC, f.position LIMIT ?4`,
     )
-    .bind(entityId, options.category ?? null, options.match ?? null, options.limit)
+    .bind(entityId, options.category ?? null, JSON.stringify(options.phrases), options.limit)
     .all<RankedFaq & { total: number }>();
   return {
     faqs: results.map(({ question, answer, category }) => ({ question, answer, category })),
@@ -137,41 +159,43 @@ export interface SearchHit {
 }
 
 /**
- * Full-text search over in-scope FAQs, best bm25 first. `match` must already be a safe FTS5 expression.
- * The caller's scope (narrowed by the entity and kind filters) becomes the keys FTS5 matches with the
- * words, so only in-scope FAQs are found and ranked, however large the catalogue.
+ * Full-text search over in-scope FAQs, best first. The caller's scoped entities (a scoped brand is one key
+ * for all its properties), and with an entity filter that entity's own key besides, are what FTS5 matches
+ * with the words: only in-scope FAQs are found, scored and ranked, however large the catalogue.
  */
 export async function searchScopedFaqs(
   db: D1Reader,
   organizationId: string,
-  match: string,
+  phrases: string[],
   filter: { entityId?: string; kind?: EntityKind; category?: string; limit: number },
 ): Promise<SearchHit[]> {
-  // The organization's scoped entities (a brand stands for its properties), and with an entity filter that
-  // entity's own key besides (an unknown entity is a key nothing has).
-  const scope = `(SELECT group_concat(${scopeKey("entity_id")}, ' OR ') FROM organization_scopes WHERE organization_id = ?1)`;
+  const scope = admitting(`(SELECT group_concat(${scopeKey("entity_id")}, ' OR ') FROM organization_scopes WHERE organization_id = ?1)`);
   const entity = `CASE WHEN ?3 IS NULL THEN '' ELSE ' AND scope_key : ' || coalesce((SELECT ${scopeKey("id")} FROM entities WHERE id = ?3 COLLATE NOCASE), 'knone') END`;
   const highlights = (snippet: string) => `(length(${snippet}) - length(replace(${snippet}, '**', '')))`;
   const { results } = await db
     .prepare(
       // The snippet comes from the question or the answer, whichever shows more of the words (the question
       // on a tie), never from the scope keys.
-      `SELECT entity_id, entity_name, question, answer, category,
-         CASE WHEN ${highlights("a")} > ${highlights("q")} THEN a ELSE q END AS snippet
-       FROM (
-         SELECT e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category,
-           snippet(faq_search, 0, '**', '**', '…', 16) AS q, snippet(faq_search, 1, '**', '**', '…', 16) AS a
-         FROM faq_search
-           JOIN faqs f ON f.id = faq_search.rowid
-           JOIN entities e ON e.id = f.entity_id
-         WHERE faq_search MATCH (${scopedMatch(scope, "?2", entity)})
-           AND ${IN_SCOPE}
+      `WITH ${scopeRanking(`${scope} || ${entity}`, "?2")},
+       top(id, score) AS (
+         SELECT r.id, r.score FROM ranked r JOIN faqs f ON f.id = r.id JOIN entities e ON e.id = f.entity_id
+         WHERE ${IN_SCOPE}
            AND (?4 IS NULL OR e.kind = ?4)
            AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
-         ORDER BY ${RANK}, f.id LIMIT ?6
-       )`,
+         ORDER BY r.score DESC, r.id LIMIT ?6
+       ),
+       shown(id, score, q, a) AS (
+         SELECT top.id, top.score, snippet(faq_search, 0, '**', '**', '…', 16), snippet(faq_search, 1, '**', '**', '…', 16)
+         FROM top CROSS JOIN faq_search
+         WHERE faq_search MATCH ((SELECT expr FROM admitted) || ' AND {question answer} : (' || (SELECT group_concat(phrase, ' OR ') FROM phrases) || ')')
+           AND faq_search.rowid = top.id
+       )
+       SELECT e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category,
+         CASE WHEN ${highlights("a")} > ${highlights("q")} THEN a ELSE q END AS snippet
+       FROM shown JOIN faqs f ON f.id = shown.id JOIN entities e ON e.id = f.entity_id
+       ORDER BY shown.score DESC, shown.id`,
     )
-    .bind(organizationId, match, filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
+    .bind(organizationId, JSON.stringify(phrases), filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
     .all<SearchHit>();
   return results;
 }

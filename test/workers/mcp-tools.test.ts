@@ -141,7 +141,7 @@ describe("service_query", () => {
 });
 
 describe("service_search_documents", () => {
-  it("ranks FAQs by bm25 with a snippet, within scope, and says only their rank position", async () => {
+  it("ranks FAQs by BM25 within scope, with a snippet, and says only their rank position", async () => {
     const { results } = await call(aurora, "service_search_documents", { query: "are pets allowed", limit: 5 });
     expect(results).toHaveLength(5);
     for (const r of results) {

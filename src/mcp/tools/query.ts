@@ -1,6 +1,6 @@
 import { entityFaqs, findScopedEntity, similarScopedNames } from "../../storage/scoped-content";
 import { QueryInput, QueryOutput } from "./schemas";
-import { ftsAnyOf, words } from "./text";
+import { ftsPhrases, words } from "./text";
 import { assertKnownCategory } from "./categories";
 import { defineTool } from "./tool";
 
@@ -23,7 +23,7 @@ export const query = defineTool({
       return { entity: null, faqs: [], total: 0, suggestions: await similarScopedNames(db, organizationId, fragments, MAX_SUGGESTIONS) };
     }
     const { faqs, total } = await entityFaqs(db, entity.id, {
-      match: args.question === undefined ? undefined : (ftsAnyOf(args.question) ?? undefined),
+      phrases: args.question === undefined ? [] : ftsPhrases(args.question),
       category: args.category,
       limit: args.limit,
     });

@@ -1,6 +1,6 @@
 import { searchScopedFaqs } from "../../storage/scoped-content";
 import { SearchInput, SearchOutput } from "./schemas";
-import { ftsAnyOf } from "./text";
+import { ftsPhrases } from "./text";
 import { assertKnownCategory } from "./categories";
 import { defineTool } from "./tool";
 
@@ -14,9 +14,9 @@ export const searchDocuments = defineTool({
   input: SearchInput,
   output: SearchOutput,
   async run(args, { db, organizationId }) {
-    const match = ftsAnyOf(args.query);
-    if (match === null) return { results: [] };
-    const hits = await searchScopedFaqs(db, organizationId, match, {
+    const phrases = ftsPhrases(args.query);
+    if (phrases.length === 0) return { results: [] };
+    const hits = await searchScopedFaqs(db, organizationId, phrases, {
       entityId: args.entityId,
       kind: args.kind,
       category: args.category,

@@ -9,10 +9,7 @@ export function words(text: string): string[] {
 }
 
 /**
- * An FTS5 expression that matches any of the words, each a quoted string, so operators, columns,
- * prefixes and quotes in user text are only ever searched for; null when there is no word at all.
+ * The words as FTS5 phrases, each a quoted string, so operators, columns, prefixes and quotes in user
+ * text are only ever searched for (at most 32; none when the text has no word at all).
  */
-export function ftsAnyOf(text: string): string | null {
-  const terms = words(text).slice(0, MAX_TERMS);
-  return terms.length === 0 ? null : terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
-}
+export const ftsPhrases = (text: string): string[] => words(text).slice(0, MAX_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
