@@ -35,7 +35,7 @@ function load(options) {
 async function measure(name, options, expectStatus = 200) {
   await load({ ...options, duration: 1 }); // warm-up: isolates started, caches filled
   const result = await load(options);
-  const ok = { 200: result["2xx"], 304: result["3xx"], 401: result["4xx"] }[expectStatus];
+  const ok = { 200: result["2xx"], 304: result["3xx"], 401: result["4xx"], 404: result["4xx"] }[expectStatus];
   if (ok < result.requests.total * 0.99) throw new Error(`${name}: only ${ok} of ${result.requests.total} answered ${expectStatus}`);
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
@@ -84,6 +84,7 @@ async function throughputAndLatency() {
 
     // Where the time goes: the same worker answering before any storage is involved.
     rows.push(await measure("401 without a key (routing only: no D1, no Durable Object)", { url: faq }, 401));
+    rows.push(await measure("404 unknown path (the same worker's bare route)", { url: `${dev.origin}/nothing-here` }, 404));
 
     const bareAfter = await measure("bare worker (after)", { url: `${bare.origin}/` });
     const baseline = (bareBefore.rps + bareAfter.rps) / 2;
@@ -145,6 +146,8 @@ async function mcpClient(origin, clientId, secret) {
     Accept: "application/json, text/event-stream",
     ...(session ? { "mcp-session-id": session, "MCP-Protocol-Version": "2025-03-26" } : {}),
   });
+  const ping = () =>
+    fetch(`${origin}/v1/sse`, { method: "POST", headers: headers(session), body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }) });
   const initialize = () =>
     fetch(`${origin}/v1/sse`, {
       method: "POST",
@@ -154,7 +157,7 @@ async function mcpClient(origin, clientId, secret) {
   const session = (await initialize()).headers.get("mcp-session-id");
   const tool = (name, args) => () =>
     fetch(`${origin}/v1/sse`, { method: "POST", headers: headers(session), body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }) });
-  return { initialize, tool };
+  return { initialize, ping, tool };
 }
 
 /** Each MCP request with the content GET closest to it in response size, all cache hits of the content API. */
@@ -164,6 +167,7 @@ async function mcpLatencies(origin) {
   const content = (path) => () => fetch(`${origin}${path}`, { headers: KEY });
   const pairs = [
     [{ name: "initialize", send: aurora.initialize }, { name: "FAQ feed HO-AUR-0002", send: content("/api/v3/content/HO-AUR-0002/faq.json") }],
+    [{ name: "ping (the session and the SDK, no tool)", send: aurora.ping }, { name: "FAQ feed HO-AUR-0003", send: content("/api/v3/content/HO-AUR-0003/faq.json") }],
     [{ name: "service_list_entities (50 of org-aurora)", send: aurora.tool("service_list_entities", { limit: 50 }) }, { name: "roster HO-AUR", send: content("/api/v3/content/HO-AUR/properties") }],
     [{ name: "service_query (HO-AUR-0001, ranked by question)", send: aurora.tool("service_query", { entity: "HO-AUR-0001", question: "is there parking" }) }, { name: "FAQ feed HO-AUR-0001", send: content("/api/v3/content/HO-AUR-0001/faq.json") }],
     [{ name: "service_search_documents (org-aurora)", send: aurora.tool("service_search_documents", { query: "are pets allowed" }) }, { name: "FAQ feed HO-AUR-0001 with categories", send: content("/api/v3/content/HO-AUR-0001/faq.json?includeCategory=1&includePropertyId=1") }],

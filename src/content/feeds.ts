@@ -1,5 +1,5 @@
-import { countProperties, listRoster, type EntityKind, type EntityRow } from "../storage/entities";
-import { groupByEntity, listEntityFaqPage, listFaqs, type FaqRow } from "../storage/faqs";
+import { entityStatement, propertyCountStatement, rosterStatement, type EntityKind, type EntityRow, type RosterRow } from "../storage/entities";
+import { faqsStatement, groupByEntity, listEntityFaqPage, type FaqRow } from "../storage/faqs";
 import type { D1Reader } from "../storage/reader";
 import { contentError, FALLBACK_URL_PATTERN } from "./errors";
 import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
@@ -28,7 +28,28 @@ export interface GraphLimits {
 
 type PageEntity = Pick<EntityRow, "id" | "kind" | "name" | "property_id" | "updated_at">;
 
-export function buildRoster(brand: EntityRow, properties: Awaited<ReturnType<typeof listRoster>>): string {
+/** What a feed is built from, read in one D1 round trip: the entity, its own FAQs, and (for a brand) its property count. */
+export interface FeedSource {
+  entity: EntityRow;
+  faqs: FaqRow[];
+  propertyCount: number;
+}
+
+export async function readFeedSource(db: D1Reader, entityId: string): Promise<FeedSource | null> {
+  const [entity, faqs, count] = await db.batch([entityStatement(db, entityId), faqsStatement(db, entityId), propertyCountStatement(db, entityId)]);
+  const row = (entity as D1Result<EntityRow>).results[0];
+  if (!row) return null;
+  return { entity: row, faqs: (faqs as D1Result<FaqRow>).results, propertyCount: (count as D1Result<{ n: number }>).results[0]?.n ?? 0 };
+}
+
+/** A brand and its roster, in one D1 round trip; null when `brandId` names no brand. */
+export async function readRoster(db: D1Reader, brandId: string): Promise<{ brand: EntityRow; properties: RosterRow[] } | null> {
+  const [brand, roster] = await db.batch([entityStatement(db, brandId), rosterStatement(db, brandId)]);
+  const row = (brand as D1Result<EntityRow>).results[0];
+  return row?.kind === "brand" ? { brand: row, properties: (roster as D1Result<RosterRow>).results } : null;
+}
+
+export function buildRoster(brand: EntityRow, properties: RosterRow[]): string {
   const body: BrandPropertiesResponse = {
     brandId: brand.id,
     brandName: brand.name,
@@ -59,9 +80,8 @@ function faqPage(entity: PageEntity, faqs: FaqRow[], flags: FaqFlags, apiOrigin:
 }
 
 /** The schema.org FAQPage of one entity. */
-export async function buildEntityFeed(db: D1Reader, entity: EntityRow, flags: FaqFlags, apiOrigin: string): Promise<string> {
-  const page = faqPage(entity, await listFaqs(db, entity.id), flags, apiOrigin);
-  return embeddableJson({ "@context": "https://schema.org", ...page });
+export function buildEntityFeed({ entity, faqs }: FeedSource, flags: FaqFlags, apiOrigin: string): string {
+  return embeddableJson({ "@context": "https://schema.org", ...faqPage(entity, faqs, flags, apiOrigin) });
 }
 
 const PROPERTY_PAGE_SIZE = 100;
@@ -77,13 +97,12 @@ const utf8Length = (() => {
  */
 export async function buildBrandGraph(
   db: D1Reader,
-  brand: EntityRow,
+  { entity: brand, faqs: brandFaqs, propertyCount }: FeedSource,
   flags: FaqFlags,
   apiOrigin: string,
   limits: GraphLimits,
   path: string,
 ): Promise<string | Response> {
-  const [brandFaqs, propertyCount] = await Promise.all([listFaqs(db, brand.id), countProperties(db, brand.id)]);
   const entityCount = propertyCount + (brandFaqs.length > 0 ? 1 : 0);
   if (entityCount > limits.maxEntities) {
     return payloadTooLarge(

@@ -1,10 +1,9 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { intVar, surfaceOrigin } from "../env";
-import { findEntity, listRoster } from "../storage/entities";
 import { apiKeyAuth, type ContentEnv } from "./api-key";
 import { serveCacheable } from "./caching";
 import { contentError, requestPath } from "./errors";
-import { buildBrandGraph, buildEntityFeed, buildRoster, type GraphLimits } from "./feeds";
+import { buildBrandGraph, buildEntityFeed, buildRoster, readFeedSource, readRoster, type GraphLimits } from "./feeds";
 import { hourlyRateLimit } from "./rate-limit";
 import { contentSnapshot } from "./snapshot";
 import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery, type FaqFlags } from "./schemas";
@@ -103,9 +102,9 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
     const { version, db } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
     return serveCacheable(c, rosterCacheKey(origin, brandId, version), async () => {
-      const brand = await findEntity(db, brandId);
-      if (brand?.kind !== "brand") return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
-      return buildRoster(brand, await listRoster(db, brand.id));
+      const roster = await readRoster(db, brandId);
+      if (!roster) return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
+      return buildRoster(roster.brand, roster.properties);
     });
   });
 
@@ -119,10 +118,10 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
     };
     const { version, db } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
     return serveCacheable(c, faqCacheKey(origin, entityId, flags, limits, version), async () => {
-      const entity = await findEntity(db, entityId);
-      if (!entity) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));
-      if (entity.kind !== "brand") return buildEntityFeed(db, entity, flags, origin);
-      return buildBrandGraph(db, entity, flags, origin, limits, requestPath(c.req.raw));
+      const source = await readFeedSource(db, entityId);
+      if (!source) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));
+      if (source.entity.kind !== "brand") return buildEntityFeed(source, flags, origin);
+      return buildBrandGraph(db, source, flags, origin, limits, requestPath(c.req.raw));
     });
   });
 

@@ -23,28 +23,23 @@ export const nameKey = (name: string): string => name.normalize("NFKC").toLowerC
 /** A stored entity with the key its name was folded to when written. */
 export type StoredEntity = EntityRow & { name_key: string };
 
-export function findEntity(db: D1Reader, id: string): Promise<EntityRow | null> {
-  return db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).bind(id).first<EntityRow>();
-}
+export const entityStatement = (db: D1Reader, id: string): D1PreparedStatement =>
+  db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).bind(id);
+
+export const findEntity = (db: D1Reader, id: string): Promise<EntityRow | null> => entityStatement(db, id).first<EntityRow>();
+
+export type RosterRow = Pick<EntityRow, "id" | "name" | "property_id">;
 
 /** A brand's properties in roster order: by name, then ID. */
-export async function listRoster(
-  db: D1Reader,
-  brandId: string,
-): Promise<Pick<EntityRow, "id" | "name" | "property_id">[]> {
-  const { results } = await db
-    .prepare("SELECT id, name, property_id FROM entities WHERE brand_id = ? ORDER BY name, id")
-    .bind(brandId)
-    .all<Pick<EntityRow, "id" | "name" | "property_id">>();
-  return results;
-}
+export const rosterStatement = (db: D1Reader, brandId: string): D1PreparedStatement =>
+  db.prepare("SELECT id, name, property_id FROM entities WHERE brand_id = ? ORDER BY name, id").bind(brandId);
+
+export const propertyCountStatement = (db: D1Reader, brandId: string): D1PreparedStatement =>
+  db.prepare("SELECT count(*) AS n FROM entities WHERE brand_id = ?").bind(brandId);
+
 
 export async function countProperties(db: D1Reader, brandId: string): Promise<number> {
-  const row = await db
-    .prepare("SELECT count(*) AS n FROM entities WHERE brand_id = ?")
-    .bind(brandId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+  return (await propertyCountStatement(db, brandId).first<{ n: number }>())?.n ?? 0;
 }
 
 export async function countEntities(db: D1Reader): Promise<number> {

@@ -20,13 +20,8 @@ export interface StoredFaq extends FaqInput {
 }
 
 /** One entity's FAQs in their stored order. */
-export async function listFaqs(db: D1Reader, entityId: string): Promise<FaqRow[]> {
-  const { results } = await db
-    .prepare("SELECT category, question, answer FROM faqs WHERE entity_id = ? ORDER BY position")
-    .bind(entityId)
-    .all<FaqRow>();
-  return results;
-}
+export const faqsStatement = (db: D1Reader, entityId: string): D1PreparedStatement =>
+  db.prepare("SELECT category, question, answer FROM faqs WHERE entity_id = ? ORDER BY position").bind(entityId);
 
 export type EntityFaqRow = EntityRow & { [K in keyof FaqRow]: FaqRow[K] | null };
 
