@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv, Env } from "../env";
 import { intVar } from "../env";
 import { publicCors } from "../http/public-cors";
+import { rateCounter } from "../rate-limit/rate-counter";
 
 let firstServedAt: number | undefined;
 
@@ -31,7 +32,7 @@ function probeDependencies(env: Env, now: number): Promise<[boolean, boolean]> {
   // Concurrent requests share the probe in flight.
   const result = Promise.all([
     withinTimeout(() => env.DB.prepare("SELECT 1").first(), timeoutMs),
-    withinTimeout(() => env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName("health-probe")).ping(), timeoutMs),
+    withinTimeout(() => rateCounter(env, "health-probe").ping(), timeoutMs),
   ]);
   lastProbe = { db: env.DB, counter: env.RATE_COUNTER, until: now + HEALTH_PROBE_CACHE_MS, result };
   return result;

@@ -1,5 +1,6 @@
 import { verifyPassword } from "../crypto/password";
 import type { Env } from "../env";
+import { rateCounter } from "../rate-limit/rate-counter";
 import { findUserByEmail, type UserRow } from "../storage/users";
 
 /** Emails are compared trimmed and lower-cased, as they are stored. */
@@ -15,8 +16,7 @@ export type SignInResult =
 /** Checks an email and password; an unknown email costs the same time as a wrong password. */
 export async function signIn(env: Env, email: string, password: string): Promise<SignInResult> {
   const normalized = normalizeEmail(email);
-  const counter = env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(`sign-in:${normalized}`));
-  const decision = await counter.hit(SIGN_IN_ATTEMPTS_PER_HOUR);
+  const decision = await rateCounter(env, `sign-in:${normalized}`).hit(SIGN_IN_ATTEMPTS_PER_HOUR);
   if (!decision.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: decision.resetSeconds };
   const user = normalized === "" ? null : await findUserByEmail(env.DB, normalized);
   if (!(await verifyPassword(password, user?.password_hash ?? null)) || !user) return { ok: false, reason: "invalid" };

@@ -1,6 +1,6 @@
 import { ExpiringCache } from "../cache/expiring-cache";
 import type { Env } from "../env";
-import { HOUR_MS, type RateDecision, type Reservation } from "./rate-counter";
+import { HOUR_MS, rateCounter, secondsToWindowEnd, windowStart, type RateDecision, type Reservation } from "./rate-counter";
 
 /**
  * Blocks of an hourly quota reserved from its RateCounter and spent in this isolate, so that most
@@ -32,7 +32,7 @@ function decision(lease: Lease, allowed: boolean, now: number): RateDecision {
     limit: lease.limit,
     // Exact while one isolate serves the counter; otherwise other isolates' unspent blocks are not seen.
     remaining: Math.max(0, lease.limit - lease.count) + lease.tokens,
-    resetSeconds: Math.max(1, Math.ceil((lease.windowStart + HOUR_MS - now) / 1000)),
+    resetSeconds: secondsToWindowEnd(lease.windowStart, now),
   };
 }
 
@@ -46,7 +46,7 @@ export async function spendQuota(env: Env, name: string, limit: number, cost = 1
   for (;;) {
     const now = Date.now();
     if (!lease || lease.limit !== limit || now >= lease.windowStart + HOUR_MS) {
-      lease = { limit, windowStart: now - (now % HOUR_MS), tokens: 0, count: 0 };
+      lease = { limit, windowStart: windowStart(now), tokens: 0, count: 0 };
       leases.set(name, lease);
     }
     if (lease.tokens >= cost) {
@@ -63,8 +63,7 @@ export async function spendQuota(env: Env, name: string, limit: number, cost = 1
 }
 
 function reserve(env: Env, name: string, lease: Lease, need: number): Promise<Reservation> {
-  const counter = env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(name));
-  const refill = counter
+  const refill = rateCounter(env, name)
     .reserve(lease.limit, need, Math.max(need, leaseBlock(lease.limit)))
     .then((reservation) => {
       if (reservation.windowStart !== lease.windowStart) {

@@ -3,6 +3,15 @@ import type { Env } from "../env";
 
 export const HOUR_MS = 3_600_000;
 
+/** The start of the UTC clock hour `now` falls in: the window a count belongs to. */
+export const windowStart = (now: number): number => now - (now % HOUR_MS);
+
+/** Seconds until the window that started at `start` ends (at least 1: a client never waits 0 s). */
+export const secondsToWindowEnd = (start: number, now: number): number => Math.max(1, Math.ceil((start + HOUR_MS - now) / 1000));
+
+/** The counter named `name` (an API key, an organization, a token caller, a sign-in email). */
+export const rateCounter = (env: Env, name: string) => env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(name));
+
 /** What a reservation got: `granted` requests (0 when fewer than asked for were left), and the window after it. */
 export interface Reservation {
   granted: number;
@@ -49,7 +58,7 @@ export class RateCounter extends DurableObject<Env> {
    */
   reserve(limit: number, need: number, want = need): Reservation {
     const now = Date.now();
-    const start = now - (now % HOUR_MS);
+    const start = windowStart(now);
     if (this.window.start !== start) this.window = { start, count: 0 };
     const free = limit - this.window.count;
     const granted = free >= need ? Math.min(Math.max(need, want), free) : 0;
@@ -58,7 +67,7 @@ export class RateCounter extends DurableObject<Env> {
       // Not awaited: the output gate holds the reply until the write is durable.
       void this.ctx.storage.put("window", this.window);
     }
-    return { granted, limit, count: this.window.count, windowStart: start, resetSeconds: Math.max(1, Math.ceil((start + HOUR_MS - now) / 1000)) };
+    return { granted, limit, count: this.window.count, windowStart: start, resetSeconds: secondsToWindowEnd(start, now) };
   }
 
   /** Counts `cost` requests against `limit` (a JSON-RPC batch is several), all or nothing; refused ones are not counted. */

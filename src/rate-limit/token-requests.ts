@@ -1,7 +1,7 @@
 import { intVar, type Env } from "../env";
 import { bodyLimit } from "../http/body";
 import { oauthError } from "../http/surface-errors";
-import type { RateDecision } from "./rate-counter";
+import { rateCounter, type RateDecision } from "./rate-counter";
 
 /**
  * Hourly limits of the token endpoints (the realm's and the connector flow's): per calling address,
@@ -18,7 +18,6 @@ export const tokenBodyLimit = bodyLimit(
   () => oauthError(413, "invalid_request", `The request body is larger than ${MAX_TOKEN_BODY_BYTES} bytes.`),
 );
 
-
 /**
  * The caller's address as Cloudflare saw it. IPv6 callers usually hold a whole /64, so they are
  * counted by that prefix; a request without the header (only possible outside Cloudflare) shares one counter.
@@ -34,10 +33,6 @@ export function callerAddress(request: Request): string {
   return `${groups.slice(0, 4).map((group) => (parseInt(group, 16) || 0).toString(16)).join(":")}::/64`;
 }
 
-async function hit(env: Env, name: string, limit: number): Promise<RateDecision> {
-  return env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(name)).hit(limit);
-}
-
 function tooMany(decision: RateDecision, who: string): Response {
   return oauthError(429, "temporarily_unavailable", `Too many token requests from this ${who}: at most ${decision.limit} an hour; retry after ${decision.resetSeconds} s.`, {
     "Retry-After": String(decision.resetSeconds),
@@ -46,12 +41,12 @@ function tooMany(decision: RateDecision, who: string): Response {
 
 /** Counts a token request of the calling address; a 429 in OAuth JSON once its hour is used up. */
 export async function addressTokenLimit(env: Env, request: Request): Promise<Response | null> {
-  const decision = await hit(env, `token-address:${callerAddress(request)}`, intVar(env.TOKEN_RATE_LIMIT_PER_ADDRESS, DEFAULT_TOKEN_REQUESTS_PER_ADDRESS));
+  const decision = await rateCounter(env, `token-address:${callerAddress(request)}`).hit(intVar(env.TOKEN_RATE_LIMIT_PER_ADDRESS, DEFAULT_TOKEN_REQUESTS_PER_ADDRESS));
   return decision.allowed ? null : tooMany(decision, "address");
 }
 
 /** Counts a token request naming `clientId`; a 429 in OAuth JSON once that client's hour is used up. */
 export async function clientTokenLimit(env: Env, clientId: string): Promise<Response | null> {
-  const decision = await hit(env, `token-client:${clientId}`, intVar(env.TOKEN_RATE_LIMIT_PER_CLIENT, DEFAULT_TOKEN_REQUESTS_PER_CLIENT));
+  const decision = await rateCounter(env, `token-client:${clientId}`).hit(intVar(env.TOKEN_RATE_LIMIT_PER_CLIENT, DEFAULT_TOKEN_REQUESTS_PER_CLIENT));
   return decision.allowed ? null : tooMany(decision, "client");
 }
