@@ -100,9 +100,9 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
   api.openapi(rosterRoute, async (c) => {
     const { brandId } = c.req.valid("param");
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
-    const { version, db } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
+    const { version, reader } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
     return serveCacheable(c, rosterCacheKey(origin, brandId, version), async () => {
-      const roster = await readRoster(db, brandId);
+      const roster = await readRoster(reader(), brandId);
       if (!roster) return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
       return buildRoster(roster.brand, roster.properties);
     });
@@ -116,8 +116,9 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
       maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
       maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
     };
-    const { version, db } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
+    const { version, reader } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
     return serveCacheable(c, faqCacheKey(origin, entityId, flags, limits, version), async () => {
+      const db = reader();
       const source = await readFeedSource(db, entityId);
       if (!source) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));
       if (source.entity.kind !== "brand") return buildEntityFeed(source, flags, origin);

@@ -15,8 +15,8 @@ const versions = new RefreshingCache<{ tag: string; bookmark: string | null }>(C
 export interface ContentSnapshot {
   /** The content version as it goes into cache keys. */
   version: string;
-  /** Reads consistent with (at least as new as) that version. */
-  db: D1Reader;
+  /** A D1 session whose reads are at least as new as that version; opened only when a body must be built. */
+  reader(): D1Reader;
 }
 
 export async function contentSnapshot(env: Env, waitUntil: (promise: Promise<unknown>) => void): Promise<ContentSnapshot> {
@@ -29,7 +29,7 @@ export async function contentSnapshot(env: Env, waitUntil: (promise: Promise<unk
     },
     waitUntil,
   );
-  return { version: tag, db: env.DB.withSession(bookmark ?? "first-primary") };
+  return { version: tag, reader: () => env.DB.withSession(bookmark ?? "first-primary") };
 }
 
 /** A content change made by this isolate is served by it at once; other isolates see it within the maximum age. */
