@@ -9,6 +9,9 @@ import { nameKey, type EntityKind } from "./entities";
 const IN_SCOPE = `(e.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
   OR e.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
 
+/** How many times `mark` occurs in the SQL text expression `text`. */
+const occurrences = (text: string, mark: string) => `(length(${text}) - length(replace(${text}, ${mark}, '')))`;
+
 /**
  * Ranked full-text matches among the FAQs in scope, as SQL common table expressions ending in
  * `ranked(id, score)`. Each FAQ is indexed with scope keys (migrations 0008, 0009): `k` and the hex of
@@ -27,7 +30,7 @@ const scopeRanking = (keys: string, phrases: string) => `
   -- Materialized: flattened into the joins below, the planner could reach the index by rowid instead of by
   -- the full-text match, where highlight() has nothing to mark.
   hits(phrase, id, tf) AS MATERIALIZED (
-    SELECT phrase, id, length(marked) - length(replace(marked, char(1), '')) FROM (
+    SELECT phrase, id, ${occurrences("marked", "char(1)")} FROM (
       SELECT p.phrase, faq_search.rowid AS id,
         highlight(faq_search, 0, char(1), '') || highlight(faq_search, 1, char(1), '') AS marked
       FROM phrases p CROSS JOIN faq_search
@@ -171,29 +174,29 @@ export async function searchScopedFaqs(
 ): Promise<SearchHit[]> {
   const scope = admitting(`(SELECT group_concat(${scopeKey("entity_id")}, ' OR ') FROM organization_scopes WHERE organization_id = ?1)`);
   const entity = `CASE WHEN ?3 IS NULL THEN '' ELSE ' AND scope_key : ' || coalesce((SELECT ${scopeKey("id")} FROM entities WHERE id = ?3 COLLATE NOCASE), 'knone') END`;
-  const highlights = (snippet: string) => `(length(${snippet}) - length(replace(${snippet}, '**', '')))`;
   const { results } = await db
     .prepare(
       // The snippet comes from the question or the answer, whichever shows more of the words (the question
       // on a tie), never from the scope keys.
       `WITH ${scopeRanking(`${scope} || ${entity}`, "?2")},
-       top(id, score) AS (
-         SELECT r.id, r.score FROM ranked r JOIN faqs f ON f.id = r.id JOIN entities e ON e.id = f.entity_id
+       top AS (
+         SELECT r.id, r.score, e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category
+         FROM ranked r JOIN faqs f ON f.id = r.id JOIN entities e ON e.id = f.entity_id
+         -- The keys admit only the scope already; the scope is checked again on what is returned.
          WHERE ${IN_SCOPE}
            AND (?4 IS NULL OR e.kind = ?4)
            AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
          ORDER BY r.score DESC, r.id LIMIT ?6
        ),
-       shown(id, score, q, a) AS (
-         SELECT top.id, top.score, snippet(faq_search, 0, '**', '**', '…', 16), snippet(faq_search, 1, '**', '**', '…', 16)
+       shown AS (
+         SELECT top.*, snippet(faq_search, 0, '**', '**', '…', 16) AS q, snippet(faq_search, 1, '**', '**', '…', 16) AS a
          FROM top CROSS JOIN faq_search
          WHERE faq_search MATCH ((SELECT expr FROM admitted) || ' AND {question answer} : (' || (SELECT group_concat(phrase, ' OR ') FROM phrases) || ')')
            AND faq_search.rowid = top.id
        )
-       SELECT e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category,
-         CASE WHEN ${highlights("a")} > ${highlights("q")} THEN a ELSE q END AS snippet
-       FROM shown JOIN faqs f ON f.id = shown.id JOIN entities e ON e.id = f.entity_id
-       ORDER BY shown.score DESC, shown.id`,
+       SELECT entity_id, entity_name, question, answer, category,
+         CASE WHEN ${occurrences("a", "'**'")} > ${occurrences("q", "'**'")} THEN a ELSE q END AS snippet
+       FROM shown ORDER BY score DESC, id`,
     )
     .bind(organizationId, JSON.stringify(phrases), filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
     .all<SearchHit>();
