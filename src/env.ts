@@ -1,11 +1,12 @@
-import type { McpSession } from "./mcp/session";
-import type { RateCounter } from "./rate-limit/rate-counter";
-
-/** Bindings and vars of the Worker (wrangler.toml); every var is optional and has a documented default. */
+/**
+ * Bindings and vars of the Worker (wrangler.toml); every var is optional and has a documented default.
+ * The Durable Object namespaces are typed by the module of their class (`rateCounter`, `sessionObject`),
+ * so that this file, which every module reads, imports none of them.
+ */
 export interface Env {
   DB: D1Database;
-  RATE_COUNTER: DurableObjectNamespace<RateCounter>;
-  MCP_SESSION: DurableObjectNamespace<McpSession>;
+  RATE_COUNTER: DurableObjectNamespace;
+  MCP_SESSION: DurableObjectNamespace;
   /** Grants, tokens (as hashes) and clients of the connector flow, kept by workers-oauth-provider. */
   OAUTH_KV: KVNamespace;
   ENVIRONMENT?: string;

@@ -7,9 +7,8 @@ import { connectorAccessDenial } from "../oauth/access";
 import { isConnectorToken, verifyConnectorToken } from "../oauth/tokens";
 import { spendQuota } from "../rate-limit/quota-leases";
 import { rateLimitHeaders } from "../rate-limit/rate-counter";
+import type { McpEnv } from "./context";
 import { jsonBody, requestCost } from "./request-checks";
-
-export type McpEnv = { Bindings: Env; Variables: { principal: Principal; jsonBody?: Promise<unknown> } };
 
 export const protectedResourceMetadataUrl = (env: Env, requestUrl: string): string =>
   `${surfaceOrigin(env.BASE_URL, requestUrl)}/.well-known/oauth-protected-resource`;

@@ -3,7 +3,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import { z } from "zod";
 import { envelopeError, type ErrorDetail } from "../http/surface-errors";
-import type { McpEnv } from "./auth";
+import type { McpEnv } from "./context";
 
 /**
  * What /v1/sse accepts, checked before the SDK sees a request, so that every refusal is in SPEC's

@@ -1,7 +1,7 @@
 import { createMcpHandler, WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import { MCP_SCOPE } from "../identity/tokens";
-import type { McpEnv } from "./auth";
+import type { McpEnv } from "./context";
 import { inEnvelope, MODERN_PROTOCOL_VERSION } from "./request-checks";
 import { createMcpServer } from "./server";
 import type { ToolContext } from "./tools/tool";

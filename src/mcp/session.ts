@@ -174,6 +174,10 @@ export class McpSession extends DurableObject<Env> {
   }
 }
 
+/** The McpSession object of `sessionId`. */
+export const sessionObject = (env: Pick<Env, "MCP_SESSION">, sessionId: string) =>
+  env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId)) as DurableObjectStub<McpSession>;
+
 const expiresAt = (r: SessionRecord): number => Math.min(r.lastSeenAt + r.idleMs, r.createdAt + r.maxMs);
 // A connector session belongs to one grant: after re-authorizing (or being revoked) a client opens a new one.
 const ownedBy = (r: SessionRecord, owner: SessionOwner): boolean =>

@@ -1,8 +1,9 @@
 import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
-import type { McpEnv } from "./auth";
+import type { McpEnv } from "./context";
 import { serveLegacyJsonRpc } from "./serve";
-import { messageEvent, openSessionStream, sessionStub } from "./streams";
+import { sessionObject } from "./session";
+import { messageEvent, openSessionStream } from "./streams";
 import { callerSession, clientInfoOf, negotiatedVersion, sessionRecord, unknownSession } from "./streamable";
 
 /**
@@ -18,7 +19,7 @@ const TRANSPORT_VERSION = "2024-11-05";
 /** GET without a session: a new session whose stream starts with the `endpoint` event. */
 export async function openSseTransport(c: Context<McpEnv>): Promise<Response> {
   const sessionId = crypto.randomUUID();
-  await sessionStub(c, sessionId).open(sessionRecord(c, TRANSPORT_VERSION, null));
+  await sessionObject(c.env, sessionId).open(sessionRecord(c, TRANSPORT_VERSION, null));
   return openSessionStream(c, sessionId, `event: endpoint\ndata: ${MESSAGES_PATH}?sessionId=${sessionId}\n\n`);
 }
 
@@ -31,7 +32,7 @@ export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise
   const response = await serveLegacyJsonRpc(c, body, initialize?.protocolVersion ?? session.protocolVersion);
   if (response.status === 202) return c.text("Accepted", 202);
   if (!response.ok) return response;
-  const stub = sessionStub(c, sessionId);
+  const stub = sessionObject(c.env, sessionId);
   if (initialize) {
     await stub.handshake(c.get("principal"), { protocolVersion: await negotiatedVersion(response, initialize.protocolVersion), clientInfo: clientInfoOf(initialize) });
   }

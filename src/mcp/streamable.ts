@@ -3,10 +3,10 @@ import type { Context } from "hono";
 import { intVar } from "../env";
 import { envelopeError } from "../http/surface-errors";
 import { boundedText } from "../http/untrusted-text";
-import type { McpEnv } from "./auth";
-import type { SessionRecord } from "./session";
+import type { McpEnv } from "./context";
+import { sessionObject, type SessionRecord } from "./session";
 import { serveLegacyJsonRpc } from "./serve";
-import { openSessionStream, sessionStub } from "./streams";
+import { openSessionStream } from "./streams";
 
 /**
  * SPEC's transport: streamable HTTP with sessions (the 2025 protocol era). `initialize` opens a
@@ -23,7 +23,7 @@ export const unknownSession = () => envelopeError(404, "No such session: it is u
 /** The session if it exists and belongs to the caller, recording the activity; else null. */
 export async function callerSession(c: Context<McpEnv>, sessionId: string): Promise<SessionRecord | null> {
   // A token of another client gets the same 404 as a session that never existed: sessions never leak across tenants.
-  return UUID.test(sessionId) ? sessionStub(c, sessionId).touch(c.get("principal")) : null;
+  return UUID.test(sessionId) ? sessionObject(c.env, sessionId).touch(c.get("principal")) : null;
 }
 
 /** The live session named by the header, touched; or the 400/404 response to send instead. */
@@ -83,7 +83,7 @@ export async function postLegacy(c: Context<McpEnv>, body: unknown): Promise<Res
   if (!response.ok) return response;
   const sessionId = crypto.randomUUID();
   const negotiated = await negotiatedVersion(response, params.protocolVersion);
-  await sessionStub(c, sessionId).open(sessionRecord(c, negotiated, clientInfoOf(params)));
+  await sessionObject(c.env, sessionId).open(sessionRecord(c, negotiated, clientInfoOf(params)));
   return withSessionHeader(response, sessionId);
 }
 
@@ -99,6 +99,6 @@ export async function notificationStream(c: Context<McpEnv>): Promise<Response> 
 export async function deleteSession(c: Context<McpEnv>): Promise<Response> {
   const sessionId = c.req.header(SESSION_HEADER);
   if (!sessionId) return missingSession();
-  const ended = UUID.test(sessionId) && (await sessionStub(c, sessionId).terminate(c.get("principal")));
+  const ended = UUID.test(sessionId) && (await sessionObject(c.env, sessionId).terminate(c.get("principal")));
   return ended ? c.body(null, 204) : unknownSession();
 }

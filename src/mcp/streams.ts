@@ -1,9 +1,7 @@
 import type { Context } from "hono";
 import { intVar } from "../env";
-import type { McpEnv } from "./auth";
-import type { StreamRequest } from "./session";
-
-export const sessionStub = (c: Context<McpEnv>, sessionId: string) => c.env.MCP_SESSION.get(c.env.MCP_SESSION.idFromName(sessionId));
+import type { McpEnv } from "./context";
+import { sessionObject, type StreamRequest } from "./session";
 
 /** The session's server-sent event stream, served by its McpSession object; 404 when the session is not the caller's. */
 export function openSessionStream(c: Context<McpEnv>, sessionId: string, first: string): Promise<Response> {
@@ -12,7 +10,7 @@ export function openSessionStream(c: Context<McpEnv>, sessionId: string, first: 
     first,
     keepAliveMs: intVar(c.env.SSE_KEEP_ALIVE_SECONDS, 25) * 1000,
   };
-  return sessionStub(c, sessionId).fetch("https://session.internal/stream", { method: "POST", body: JSON.stringify(body) });
+  return sessionObject(c.env, sessionId).fetch("https://session.internal/stream", { method: "POST", body: JSON.stringify(body) });
 }
 
 /** One JSON-RPC message as a server-sent `message` event. */

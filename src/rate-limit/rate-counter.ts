@@ -10,7 +10,8 @@ export const windowStart = (now: number): number => now - (now % HOUR_MS);
 export const secondsToWindowEnd = (start: number, now: number): number => Math.max(1, Math.ceil((start + HOUR_MS - now) / 1000));
 
 /** The counter named `name` (an API key, an organization, a token caller, a sign-in email). */
-export const rateCounter = (env: Env, name: string) => env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(name));
+export const rateCounter = (env: Pick<Env, "RATE_COUNTER">, name: string) =>
+  env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(name)) as DurableObjectStub<RateCounter>;
 
 /** What a reservation got: `granted` requests (0 when fewer than asked for were left), and the window after it. */
 export interface Reservation {

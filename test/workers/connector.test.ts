@@ -19,6 +19,7 @@ import {
   tokenRequest,
 } from "./connector-helpers";
 import { BASE, callTool, expectEnvelope, initializeRequest, mcpHeaders, openSession, post, rpc } from "./mcp-helpers";
+import { sessionObject } from "../../src/mcp/session";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -484,7 +485,7 @@ describe("connector tokens at /v1/sse", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(disabledAt + 5000);
     expect((await reader.read()).done).toBe(true);
-    const stored = await env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId)).touch({
+    const stored = await sessionObject(env, sessionId).touch({
       clientId: DEMO_CLIENT,
       issuer: CONNECTOR_ISSUER_KEY,
       organizationId: "org-aurora",

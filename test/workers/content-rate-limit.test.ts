@@ -2,6 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { adminJson } from "./admin-helpers";
 import { expectErrorResponse, get } from "./helpers";
+import { rateCounter } from "../../src/rate-limit/rate-counter";
 
 const ROSTER = "/api/v3/content/HO-CAS/properties";
 const HOUR = 3_600_000;
@@ -74,11 +75,11 @@ describe("hourly per-key rate limit", () => {
   });
 
   it("keeps the window's count when the counter object is evicted from memory", async () => {
-    const id = env.RATE_COUNTER.idFromName("api-key:eviction-test");
-    const first = await env.RATE_COUNTER.get(id).hit(10);
+    const counter = rateCounter(env, "api-key:eviction-test");
+    const first = await counter.hit(10);
     const { evictDurableObject } = await import("cloudflare:test");
-    await evictDurableObject(env.RATE_COUNTER.get(id));
-    const second = await env.RATE_COUNTER.get(id).hit(10);
+    await evictDurableObject(counter);
+    const second = await counter.hit(10);
     expect(second.remaining).toBe(first.remaining - 1);
   });
 });

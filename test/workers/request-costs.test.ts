@@ -12,6 +12,7 @@ import { insertApiKey } from "../../src/storage/api-keys";
 import { adminJson, tokenForNewOrganization } from "./admin-helpers";
 import { API, expectErrorResponse } from "./helpers";
 import { BASE, expectEnvelope, initializeRequest, mcpHeaders, TOKEN_URL } from "./mcp-helpers";
+import { sessionObject } from "../../src/mcp/session";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -281,7 +282,7 @@ describe("client-chosen strings kept in a session", () => {
     const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(request) });
     expect(res.status).toBe(200);
     const sessionId = res.headers.get("mcp-session-id")!;
-    const stored = await env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId)).touch({ clientId: (await clientOf("org-client-info"))!, issuer: "realm", organizationId: "org-client-info" });
+    const stored = await sessionObject(env, sessionId).touch({ clientId: (await clientOf("org-client-info"))!, issuer: "realm", organizationId: "org-client-info" });
     expect(stored!.clientInfo!.name).toHaveLength(MAX_CLIENT_INFO_LENGTH);
     expect(stored!.clientInfo!.name).toMatch(/^evilnnn/);
     expect(stored!.clientInfo!.version).toHaveLength(MAX_CLIENT_INFO_LENGTH);
