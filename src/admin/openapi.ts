@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ENTITY_ID_PATTERN } from "../content/schemas";
+import { EntityId } from "../catalogue/records";
 import { ENVELOPE_CODES, type ErrorDetail } from "../http/surface-errors";
 
 /** Pieces every operator route shares: the error envelope, its responses, identifiers. */
@@ -31,7 +31,7 @@ export const ERRORS = {
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { content: json(schema), required: true } });
 
 /** IDs that go into URLs and logs: letters, digits, `.`, `_`, `-`; no spaces, colons or control characters. */
-export const SafeId = z.string().regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
+export const SafeId = EntityId;
 export const OrganizationId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1-63 lower-case letters, digits or '-'").openapi({ example: "org-aurora" });
 export const Timestamp = z.string().openapi({ description: "ISO 8601 UTC", example: "2026-11-23T10:00:00.000Z" });
 

@@ -3,7 +3,7 @@ import { bodyLimit } from "../http/body";
 import { apiKeyRoutes } from "./api-keys";
 import { adminAuth, type AdminEnv } from "./auth";
 import { connectorClientRoutes } from "./connector-clients";
-import { contentRoutes } from "./content/routes";
+import { contentRoutes } from "./content";
 import { identityClientRoutes } from "./identity-clients";
 import { adminError } from "./openapi";
 import { organizationRoutes } from "./organizations";

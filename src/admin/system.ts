@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { forgetContentVersion } from "../content/snapshot";
+import { forgetContentVersion } from "../catalogue/snapshot";
 import { isDevelopment } from "../env";
 import { loadDemoFixture } from "../fixture/load";
 import { rotateSigningKey } from "../identity/signing-keys";

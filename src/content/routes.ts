@@ -5,7 +5,7 @@ import { serveCacheable } from "./caching";
 import { contentError, requestPath } from "./errors";
 import { buildBrandGraph, buildEntityFeed, buildRoster, readFeedSource, readRoster, type GraphLimits } from "./feeds";
 import { hourlyRateLimit } from "./rate-limit";
-import { contentSnapshot } from "./snapshot";
+import { contentSnapshot } from "../catalogue/snapshot";
 import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery, type FaqFlags } from "./schemas";
 
 const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });

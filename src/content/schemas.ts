@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { ENTITY_ID_PATTERN } from "../catalogue/records";
 
 /** Content API contract shapes: one schema each, used for validation, types and the OpenAPI document. */
 
-export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** A hospitality brand: `HO-` and the rest of an entity ID. */
 export const BRAND_ID_PATTERN = /^HO-[A-Za-z0-9._-]{1,125}$/;
 

@@ -3,7 +3,7 @@ import { createApp } from "../../src/app";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findEntity } from "../../src/storage/entities";
 import { faqCacheKey } from "../../src/content/routes";
-import { CONTENT_VERSION_MAX_AGE_MS } from "../../src/content/snapshot";
+import { CONTENT_VERSION_MAX_AGE_MS } from "../../src/catalogue/snapshot";
 import { versionTag, type ContentVersion } from "../../src/storage/content-version";
 import { API, get, sha256Hex16 } from "./helpers";
 

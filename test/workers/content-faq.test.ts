@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { changeStatements, planImport } from "../../src/admin/content/apply";
-import type { ContentRecord } from "../../src/admin/content/records";
+import { changeStatements, planImport } from "../../src/catalogue/apply";
+import type { ContentRecord } from "../../src/catalogue/records";
 import { API, expectErrorResponse, get } from "./helpers";
 
 type Page = {

@@ -2,13 +2,14 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { API_KEY_MAX_AGE_MS } from "../../src/content/api-key";
-import { CONTENT_VERSION_MAX_AGE_MS } from "../../src/content/snapshot";
+import { CONTENT_VERSION_MAX_AGE_MS } from "../../src/catalogue/snapshot";
 import { sha256Hex } from "../../src/crypto/hash";
 import { leaseBlock } from "../../src/rate-limit/quota-leases";
 import { insertApiKey } from "../../src/storage/api-keys";
 import { tokenForNewOrganization } from "./admin-helpers";
 import { API } from "./helpers";
 import { BASE, initializeRequest, mcpHeaders } from "./mcp-helpers";
+import { rateCounter } from "../../src/rate-limit/rate-counter";
 
 /**
  * The hot paths' consistency contract (README "Limits and caches"): what is remembered per isolate,
@@ -93,7 +94,7 @@ describe("the content hot path", () => {
     const limit = 500;
     const key = await newKey(limit);
     const id = (await env.DB.prepare("SELECT id FROM api_keys WHERE key_hash = ?").bind(await sha256Hex(key)).first<{ id: string }>())!.id;
-    const counter = env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(`api-key:${id}`));
+    const counter = rateCounter(env, `api-key:${id}`);
     // Four other isolates, each taking blocks until the counter has none left.
     const otherIsolate = async () => {
       let taken = 0;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { ENTITY_ID_PATTERN } from "../../content/schemas";
-import type { EntityKind } from "../../storage/entities";
+import type { EntityKind, EntityRow } from "../storage/entities";
+import type { FaqRow } from "../storage/faqs";
 
 /**
  * The content file format of import and export: one record per entity, its FAQs nested in their
@@ -11,7 +11,9 @@ import type { EntityKind } from "../../storage/entities";
 /** SPEC "Entity identifiers": brands and properties are HO-, destinations DMO-, airports AIR-. */
 export const ID_PREFIX: Record<EntityKind, string> = { brand: "HO-", property: "HO-", destination: "DMO-", airport: "AIR-" };
 
-const EntityId = z.string().regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
+/** What an entity ID may be: it goes into URLs, cache keys and logs, so no spaces, slashes or control characters. */
+export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const EntityId = z.string().regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
 export const FaqRecord = z
   .strictObject({
@@ -72,4 +74,13 @@ export function parseRecord(line: number, value: unknown): { record: ContentReco
   return {
     errors: parsed.error.issues.map((issue) => ({ line, field: issue.path.join(".") || "(record)", message: issue.message })),
   };
+}
+
+/** An entity and its FAQs as a record, members in the file format's order. */
+export function toRecord(entity: EntityRow, faqs: FaqRow[]): ContentRecord {
+  const rest = { updatedAt: entity.updated_at, faqs: faqs.map(({ category, question, answer }) => ({ category, question, answer })) };
+  if (entity.kind === "property") {
+    return { id: entity.id, kind: entity.kind, name: entity.name, brandId: entity.brand_id ?? "", propertyId: entity.property_id, ...rest };
+  }
+  return { id: entity.id, kind: entity.kind, name: entity.name, ...rest };
 }

@@ -1,17 +1,16 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { forgetContentVersion } from "../../content/snapshot";
-import { randomId } from "../../crypto/random";
-import { contentVersionStatement, readContentVersion, type ContentVersion } from "../../storage/content-version";
-import { deleteImport, deleteStaleImports, findImport, insertImport, stagedRows, stageRows, type StagedRow } from "../../storage/content-imports";
-import { countProperties, deleteEntities, findEntity } from "../../storage/entities";
-import { groupByEntity, listEntityFaqPage, type FaqRow } from "../../storage/faqs";
-import type { EntityRow } from "../../storage/entities";
-import { audit } from "../audit";
-import type { AdminEnv } from "../auth";
-import { adminError, ERRORS, json, jsonBody, notFound, SafeId, Timestamp } from "../openapi";
-import { changeStatements, planImport } from "./apply";
-import { rejectedPlan, type ContentPlan, type StagedRecord } from "./plan";
-import { ContentRecord, parseRecord, RowError } from "./records";
+import { changeStatements, planImport } from "../catalogue/apply";
+import { rejectedPlan, type ContentPlan, type StagedRecord } from "../catalogue/plan";
+import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
+import { forgetContentVersion } from "../catalogue/snapshot";
+import { randomId } from "../crypto/random";
+import { contentVersionStatement, readContentVersion, type ContentVersion } from "../storage/content-version";
+import { deleteImport, deleteStaleImports, findImport, insertImport, stagedRows, stageRows, type StagedRow } from "../storage/content-imports";
+import { countProperties, deleteEntities, findEntity } from "../storage/entities";
+import { groupByEntity, listEntityFaqPage } from "../storage/faqs";
+import { audit } from "./audit";
+import type { AdminEnv } from "./auth";
+import { adminError, ERRORS, json, jsonBody, notFound, SafeId, Timestamp } from "./openapi";
 
 /**
  * Content import in three steps, so a file of any size is checked whole and applied at once:
@@ -66,15 +65,6 @@ const ExportQuery = z.object({
 
 const tags = ["Content"];
 const problems = (n: number) => (n === 1 ? "1 problem" : `${n} problems`);
-
-/** An entity and its FAQs as a record, members in the file format's order. */
-export function toRecord(entity: EntityRow, faqs: FaqRow[]): ContentRecord {
-  const rest = { updatedAt: entity.updated_at, faqs: faqs.map(({ category, question, answer }) => ({ category, question, answer })) };
-  if (entity.kind === "property") {
-    return { id: entity.id, kind: entity.kind, name: entity.name, brandId: entity.brand_id ?? "", propertyId: entity.property_id, ...rest };
-  }
-  return { id: entity.id, kind: entity.kind, name: entity.name, ...rest };
-}
 
 /** The staged rows as records, or every validation error they carry. */
 function readStaged(rows: StagedRow[]): { records: StagedRecord[]; errors: RowError[] } {

@@ -1,5 +1,5 @@
-import { deleteEntities, entitiesByIdOrBrand, insertEntities, updateEntities } from "../../storage/entities";
-import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs } from "../../storage/faqs";
+import { deleteEntities, entitiesByIdOrBrand, insertEntities, updateEntities } from "../storage/entities";
+import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs } from "../storage/faqs";
 import { planContent, type ContentChanges, type ContentPlan, type CurrentContent, type StagedRecord } from "./plan";
 
 /** What is stored of the entities the records name, the brands they point at, and the properties of their brands. */
