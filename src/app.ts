@@ -10,12 +10,12 @@ import { refusePlainHttp } from "./http/plain-http";
 import { identityRoutes } from "./identity/routes";
 import { mcpRoutes } from "./mcp/routes";
 import { oauthRoutes } from "./oauth/routes";
-import { surfaceError } from "./http/surface-errors";
+import { surfaceError } from "./surface-error";
 
 /** One Worker, every surface, routed by path (DESIGN §1). */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", refusePlainHttp);
+  app.use("*", refusePlainHttp((path) => surfaceError(path, 403, "Plain HTTP is not accepted; use HTTPS.")));
   app.route("/", healthRoutes);
   app.route("/", contentApi());
   app.route("/", identityRoutes);

@@ -1,5 +1,3 @@
-import { contentError, type ContentErrorStatus } from "../content/errors";
-
 /**
  * The MCP server's (and operator API's) error envelope of SPEC "Errors". SPEC's table has no row for
  * 403, 405, 406, 409, 413 and 415; those keep their status with a code in the same style.
@@ -38,15 +36,4 @@ export function envelopeError(
 /** OAuth 2.0 JSON error (RFC 6749 §5.2) for the identity provider's endpoints. */
 export function oauthError(status: number, error: string, description: string, headers?: HeadersInit): Response {
   return Response.json({ error, error_description: description }, { status, headers: { "Cache-Control": "no-store", ...headers } });
-}
-
-export type SurfaceErrorStatus = ContentErrorStatus & EnvelopeStatus;
-
-const OAUTH_ERROR_NAMES: Record<number, string> = { 401: "invalid_client", 403: "access_denied", 404: "invalid_request" };
-
-/** An error in the body format of the surface that `path` belongs to (DESIGN §1). */
-export function surfaceError(path: string, status: SurfaceErrorStatus, message: string): Response {
-  if (path.startsWith("/api/")) return contentError(status, message, path);
-  if (path.startsWith("/realms/")) return oauthError(status, OAUTH_ERROR_NAMES[status] ?? "server_error", message);
-  return envelopeError(status, message);
 }
