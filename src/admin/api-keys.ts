@@ -1,11 +1,12 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { forgetApiKeys } from "../content/api-key";
 import { sha256Hex } from "../crypto/hash";
 import { randomId, randomSecret } from "../crypto/random";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../storage/api-keys";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, ERRORS, json, jsonBody, notFound, Timestamp } from "./openapi";
+import { adminError, Timestamp } from "./openapi";
+import { itemsOf, operations } from "./operation";
 
 export const DEFAULT_HOURLY_LIMIT = 1000;
 
@@ -32,9 +33,9 @@ const ApiKeyCreate = z.strictObject({
     .optional()
     .openapi({ description: "When the key stops working; never when omitted." }),
 });
+const ApiKeyList = z.object({ apiKeys: z.array(ApiKey) });
 const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
 
-const tags = ["API keys"];
 type KeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
 const view = (row: KeyRow) => ({
   id: row.id,
@@ -46,25 +47,19 @@ const view = (row: KeyRow) => ({
 });
 
 export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
-  const load = async (db: D1Database, id: string) => (await listApiKeys(db, id))[0];
+  const operation = operations(app, "API keys");
+  const stored = itemsOf("API key", { params: IdParam }, async (c, { params: { id } }) => (await listApiKeys(c.env.DB, id))[0]);
 
-  app.openapi(
-    createRoute({ method: "get", path: "/api-keys", tags, summary: "List content API keys (never the keys themselves)", responses: { 200: { description: "Newest first.", content: json(z.object({ apiKeys: z.array(ApiKey) })) }, ...ERRORS } }),
-    async (c) => c.json({ apiKeys: (await listApiKeys(c.env.DB)).map(view) }, 200),
+  operation(
+    { method: "get", path: "/api-keys", summary: "List content API keys (never the keys themselves)", description: "Newest first.", schema: ApiKeyList },
+    async (c) => ({ apiKeys: (await listApiKeys(c.env.DB)).map(view) }),
   );
 
-  app.openapi(
-    createRoute({ method: "get", path: "/api-keys/{id}", tags, summary: "One API key", request: { params: IdParam }, responses: { 200: { description: "The key's record.", content: json(ApiKey) }, ...ERRORS } }),
-    async (c) => {
-      const row = await load(c.env.DB, c.req.valid("param").id);
-      return row ? c.json(view(row), 200) : notFound(c, "such API key");
-    },
-  );
+  operation({ method: "get", path: "/api-keys/{id}", params: IdParam, summary: "One API key", description: "The key's record.", schema: ApiKey }, stored((_, row) => view(row)));
 
-  app.openapi(
-    createRoute({ method: "post", path: "/api-keys", tags, summary: "Issue an API key for a partner; the key is shown once", request: jsonBody(ApiKeyCreate), responses: { 201: { description: "Issued.", content: json(ApiKeyWithSecret) }, ...ERRORS } }),
-    async (c) => {
-      const input = c.req.valid("json");
+  operation(
+    { method: "post", path: "/api-keys", body: ApiKeyCreate, status: 201, summary: "Issue an API key for a partner; the key is shown once", description: "Issued.", schema: ApiKeyWithSecret },
+    async (c, { body: input }) => {
       // 256 random bits; the prefix lets a leaked key be recognized in logs and secret scanners.
       const key = `hck_${randomSecret()}`;
       const row = {
@@ -80,21 +75,18 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
         audit(c, "api_key.create", row.id, { partner: row.partner, hourlyLimit: row.hourly_limit, expiresAt: row.expires_at }),
       ]);
       forgetApiKeys();
-      return c.json({ ...view(row), key }, 201);
+      return { ...view(row), key };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/api-keys/{id}/revoke", tags, summary: "Revoke an API key", request: { params: IdParam }, responses: { 200: { description: "Revoked.", content: json(ApiKey) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const row = await load(c.env.DB, id);
-      if (!row) return notFound(c, "such API key");
-      if (row.revoked_at !== null) return adminError(c, 409, `API key ${id} was already revoked at ${row.revoked_at}.`);
+  operation(
+    { method: "post", path: "/api-keys/{id}/revoke", params: IdParam, summary: "Revoke an API key", description: "Revoked.", schema: ApiKey },
+    stored(async (c, row) => {
+      if (row.revoked_at !== null) return adminError(c, 409, `API key ${row.id} was already revoked at ${row.revoked_at}.`);
       const at = new Date().toISOString();
-      await c.env.DB.batch([revokeApiKey(c.env.DB, id, at), audit(c, "api_key.revoke", id, { partner: row.partner })]);
+      await c.env.DB.batch([revokeApiKey(c.env.DB, row.id, at), audit(c, "api_key.revoke", row.id, { partner: row.partner })]);
       forgetApiKeys();
-      return c.json(view({ ...row, revoked_at: at }), 200);
-    },
+      return view({ ...row, revoked_at: at });
+    }),
   );
 }

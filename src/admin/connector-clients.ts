@@ -1,5 +1,5 @@
 import type { ClientInfo } from "@cloudflare/workers-oauth-provider";
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { redirectUriProblem } from "../oauth/redirect-uris";
 import { removeProviderClient } from "../oauth/revoke";
 import { oauthHelpers } from "../oauth/server";
@@ -13,7 +13,8 @@ import {
 } from "../storage/oauth-clients";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, ERRORS, json, jsonBody, notFound } from "./openapi";
+import { adminError, notFound } from "./openapi";
+import { itemsOf, operations } from "./operation";
 
 /**
  * OAuth clients of the connector flow. The provider keeps registered clients in KV; D1 keeps the
@@ -35,6 +36,8 @@ const ConnectorClientWithSecret = ConnectorClient.extend({
   clientSecret: z.string().optional().openapi({ description: "Confidential clients only: shown once." }),
 }).openapi("ConnectorClientWithSecret");
 
+const ConnectorClientList = z.object({ connectorClients: z.array(ConnectorClient) });
+
 const RedirectUri = z.string().max(2048).superRefine((uri, ctx) => {
   const problem = redirectUriProblem(uri);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -48,7 +51,6 @@ const RedirectUriBody = z.strictObject({ redirectUri: RedirectUri });
 const IdParam = z.object({ clientId: z.string().min(1).max(2048).openapi({ param: { name: "clientId", in: "path" }, description: "URL-encoded; a metadata-document client's ID is its URL." }) });
 const UriQuery = z.object({ redirectUri: z.string().min(1).max(2048).openapi({ param: { name: "redirectUri", in: "query" } }) });
 
-const tags = ["Connector clients"];
 
 function view(clientId: string, info: ClientInfo | null, allowed: string[]) {
   return {
@@ -65,17 +67,19 @@ function view(clientId: string, info: ClientInfo | null, allowed: string[]) {
 const isMetadataDocumentId = (clientId: string) => clientId.startsWith("https://");
 
 export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
+  const operation = operations(app, "Connector clients");
   /** The provider's record (null for a metadata-document client) and the operator's allowed URIs; null when neither exists. */
   async function load(env: AdminEnv["Bindings"], url: string, clientId: string) {
     const [info, allowed] = await Promise.all([
       isMetadataDocumentId(clientId) ? null : oauthHelpers(env, url).lookupClient(clientId),
       clientRedirectUris(env.DB, clientId),
     ]);
-    return info || allowed.length > 0 ? { info, allowed } : null;
+    return info || allowed.length > 0 ? { clientId, info, allowed } : null;
   }
+  const stored = itemsOf("connector client", { params: IdParam }, (c, { params }) => load(c.env, c.req.url, params.clientId));
 
-  app.openapi(
-    createRoute({ method: "get", path: "/connector-clients", tags, summary: "List the connector flow's OAuth clients", responses: { 200: { description: "Clients by ID.", content: json(z.object({ connectorClients: z.array(ConnectorClient) })) }, ...ERRORS } }),
+  operation(
+    { method: "get", path: "/connector-clients", summary: "List the connector flow's OAuth clients", description: "Clients by ID.", schema: ConnectorClientList },
     async (c) => {
       const oauth = oauthHelpers(c.env, c.req.url);
       const stored: ClientInfo[] = [];
@@ -88,23 +92,18 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
       const allowed = await allClientRedirectUris(c.env.DB);
       const ids = [...new Set([...stored.map((s) => s.clientId), ...allowed.keys()])].sort();
       const byId = new Map(stored.map((s) => [s.clientId, s]));
-      return c.json({ connectorClients: ids.map((id) => view(id, byId.get(id) ?? null, allowed.get(id) ?? [])) }, 200);
+      return { connectorClients: ids.map((id) => view(id, byId.get(id) ?? null, allowed.get(id) ?? [])) };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "get", path: "/connector-clients/{clientId}", tags, summary: "One connector client", request: { params: IdParam }, responses: { 200: { description: "The client.", content: json(ConnectorClient) }, ...ERRORS } }),
-    async (c) => {
-      const { clientId } = c.req.valid("param");
-      const client = await load(c.env, c.req.url, clientId);
-      return client ? c.json(view(clientId, client.info, client.allowed), 200) : notFound(c, "such connector client");
-    },
+  operation(
+    { method: "get", path: "/connector-clients/{clientId}", params: IdParam, summary: "One connector client", description: "The client.", schema: ConnectorClient },
+    stored((_, client) => view(client.clientId, client.info, client.allowed)),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/connector-clients", tags, summary: "Register a connector client with its redirect URIs (all allowed for it)", request: jsonBody(ConnectorClientCreate), responses: { 201: { description: "Registered.", content: json(ConnectorClientWithSecret) }, ...ERRORS } }),
-    async (c) => {
-      const input = c.req.valid("json");
+  operation(
+    { method: "post", path: "/connector-clients", body: ConnectorClientCreate, status: 201, summary: "Register a connector client with its redirect URIs (all allowed for it)", description: "Registered.", schema: ConnectorClientWithSecret },
+    async (c, { body: input }) => {
       const created = await oauthHelpers(c.env, c.req.url).createClient({
         clientName: input.name,
         redirectUris: input.redirectUris,
@@ -118,16 +117,15 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
         ...uris.map((uri) => insertClientRedirectUri(c.env.DB, created.clientId, uri, at)),
         audit(c, "connector_client.create", created.clientId, { name: input.name, redirectUris: uris, confidential: input.confidential }),
       ]);
-      return c.json({ ...view(created.clientId, created, uris), ...(created.clientSecret ? { clientSecret: created.clientSecret } : {}) }, 201);
+      return { ...view(created.clientId, created, uris), ...(created.clientSecret ? { clientSecret: created.clientSecret } : {}) };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/connector-clients/{clientId}/redirect-uris", tags, summary: "Allow one more redirect URI for a client", request: { params: IdParam, ...jsonBody(RedirectUriBody) }, responses: { 200: { description: "The client.", content: json(ConnectorClient) }, ...ERRORS } }),
-    async (c) => {
-      const { clientId } = c.req.valid("param");
-      const { redirectUri } = c.req.valid("json");
+  operation(
+    { method: "post", path: "/connector-clients/{clientId}/redirect-uris", params: IdParam, body: RedirectUriBody, summary: "Allow one more redirect URI for a client", description: "The client.", schema: ConnectorClient },
+    async (c, { params: { clientId }, body: { redirectUri } }) => {
       const client = await load(c.env, c.req.url, clientId);
+      // A metadata-document client may be allowed a URI before it ever authorized.
       if (!client && !isMetadataDocumentId(clientId)) return notFound(c, "such connector client");
       if (client?.allowed.includes(redirectUri)) return adminError(c, 409, `${redirectUri} is already allowed for ${clientId}.`);
       // A client registered here must also list the URI, or the provider refuses it before our allow-list is asked.
@@ -139,34 +137,25 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
         audit(c, "connector_client.redirect_uri.add", clientId, { redirectUri }),
       ]);
       const updated = (await load(c.env, c.req.url, clientId))!;
-      return c.json(view(clientId, updated.info, updated.allowed), 200);
+      return view(clientId, updated.info, updated.allowed);
     },
   );
 
-  app.openapi(
-    createRoute({ method: "delete", path: "/connector-clients/{clientId}/redirect-uris", tags, summary: "Stop allowing a redirect URI for a client", request: { params: IdParam, query: UriQuery }, responses: { 200: { description: "The client.", content: json(ConnectorClient) }, ...ERRORS } }),
-    async (c) => {
-      const { clientId } = c.req.valid("param");
-      const { redirectUri } = c.req.valid("query");
+  operation(
+    { method: "delete", path: "/connector-clients/{clientId}/redirect-uris", params: IdParam, query: UriQuery, summary: "Stop allowing a redirect URI for a client", description: "The client.", schema: ConnectorClient },
+    async (c, { params: { clientId }, query: { redirectUri } }) => {
       const client = await load(c.env, c.req.url, clientId);
       if (!client?.allowed.includes(redirectUri)) return adminError(c, 404, `${redirectUri} is not allowed for ${clientId}.`);
       await c.env.DB.batch([deleteClientRedirectUri(c.env.DB, clientId, redirectUri), audit(c, "connector_client.redirect_uri.remove", clientId, { redirectUri })]);
-      return c.json(view(clientId, client.info, client.allowed.filter((uri) => uri !== redirectUri)), 200);
+      return view(clientId, client.info, client.allowed.filter((uri) => uri !== redirectUri));
     },
   );
 
-  app.openapi(
-    createRoute({ method: "delete", path: "/connector-clients/{clientId}", tags, summary: "Delete a client: its tokens stop working within 5 s and its sessions end", request: { params: IdParam }, responses: { 204: { description: "Deleted." }, ...ERRORS } }),
-    async (c) => {
-      const { clientId } = c.req.valid("param");
-      if (!(await load(c.env, c.req.url, clientId))) return notFound(c, "such connector client");
-      await c.env.DB.batch([
-        revokeClientGrants(c.env.DB, clientId, new Date().toISOString()),
-        deleteClientRedirectUris(c.env.DB, clientId),
-        audit(c, "connector_client.delete", clientId),
-      ]);
+  operation(
+    { method: "delete", path: "/connector-clients/{clientId}", params: IdParam, summary: "Delete a client: its tokens stop working within 5 s and its sessions end", description: "Deleted." },
+    stored(async (c, { clientId }) => {
+      await c.env.DB.batch([revokeClientGrants(c.env.DB, clientId, new Date().toISOString()), deleteClientRedirectUris(c.env.DB, clientId), audit(c, "connector_client.delete", clientId)]);
       await removeProviderClient(c.env, c.req.url, clientId);
-      return c.body(null, 204);
-    },
+    }),
   );
 }

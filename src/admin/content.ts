@@ -1,4 +1,4 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { changeStatements, planImport } from "../catalogue/apply";
 import { rejectedPlan, type ContentPlan, type StagedRecord } from "../catalogue/plan";
 import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
@@ -10,7 +10,8 @@ import { countProperties, deleteEntities, findEntity } from "../storage/entities
 import { groupByEntity, listEntityFaqPage } from "../storage/faqs";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, ERRORS, json, jsonBody, notFound, SafeId, Timestamp } from "./openapi";
+import { adminError, SafeId, Timestamp } from "./openapi";
+import { itemsOf, operations } from "./operation";
 
 /**
  * Content import in three steps, so a file of any size is checked whole and applied at once:
@@ -63,7 +64,6 @@ const ExportQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(200).openapi({ param: { name: "limit", in: "query" } }),
 });
 
-const tags = ["Content"];
 const problems = (n: number) => (n === 1 ? "1 problem" : `${n} problems`);
 
 /** The staged rows as records, or every validation error they carry. */
@@ -98,8 +98,11 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
     return staged.errors.length > 0 ? rejectedPlan([...staged.errors, ...plan.errors]) : plan;
   }
 
-  app.openapi(
-    createRoute({ method: "post", path: "/imports", tags, summary: "Start a content import", responses: { 201: { description: "An empty import to upload rows to.", content: json(ImportStatus) }, ...ERRORS } }),
+  const operation = operations(app, "Content");
+  const staged = itemsOf("import", { params: IdParam }, (c, { params }) => findImport(c.env.DB, params.id));
+
+  operation(
+    { method: "post", path: "/imports", status: 201, summary: "Start a content import", description: "An empty import to upload rows to.", schema: ImportStatus },
     async (c) => {
       const id = randomId("import_");
       const now = new Date();
@@ -107,25 +110,20 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
         deleteStaleImports(c.env.DB, new Date(now.getTime() - STALE_IMPORT_MS).toISOString()),
         insertImport(c.env.DB, id, now.toISOString(), c.get("operator")),
       ]);
-      return c.json({ id, createdAt: now.toISOString(), rows: 0, invalid: 0 }, 201);
+      return { id, createdAt: now.toISOString(), rows: 0, invalid: 0 };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "get", path: "/imports/{id}", tags, summary: "How many rows an import holds, and how many are invalid", request: { params: IdParam }, responses: { 200: { description: "The import.", content: json(ImportStatus) }, ...ERRORS } }),
-    async (c) => {
-      const found = await findImport(c.env.DB, c.req.valid("param").id);
-      return found ? c.json({ id: found.id, createdAt: found.created_at, rows: found.rows, invalid: found.invalid }, 200) : notFound(c, "such import");
-    },
+  operation(
+    { method: "get", path: "/imports/{id}", params: IdParam, summary: "How many rows an import holds, and how many are invalid", description: "The import.", schema: ImportStatus },
+    staged((_, found) => ({ id: found.id, createdAt: found.created_at, rows: found.rows, invalid: found.invalid })),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/imports/{id}/rows", tags, summary: `Upload up to ${MAX_ROWS_PER_REQUEST} rows; each is validated and kept, nothing is applied`, request: { params: IdParam, ...jsonBody(RowsUpload) }, responses: { 200: { description: "What was received, and the invalid rows by line and field.", content: json(RowsAccepted) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      if (!(await findImport(c.env.DB, id))) return notFound(c, "such import");
+  operation(
+    { method: "post", path: "/imports/{id}/rows", params: IdParam, body: RowsUpload, summary: `Upload up to ${MAX_ROWS_PER_REQUEST} rows; each is validated and kept, nothing is applied`, description: "What was received, and the invalid rows by line and field.", schema: RowsAccepted },
+    staged(async (c, found, { body }) => {
       const invalid: RowError[] = [];
-      const staged = c.req.valid("json").rows.map(({ line, record }): StagedRow => {
+      const rows = body.rows.map(({ line, record }): StagedRow => {
         const text = JSON.stringify(record ?? null);
         const parsed = text.length > MAX_RECORD_BYTES ? { errors: [{ line, field: "(record)", message: `is larger than ${MAX_RECORD_BYTES} bytes` }] } : parseRecord(line, record);
         if ("errors" in parsed) {
@@ -135,30 +133,21 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
         }
         return { line, entity_id: parsed.record.id, record: text, errors: null };
       });
-      await c.env.DB.batch(stageRows(c.env.DB, id, staged));
-      return c.json({ received: staged.length, invalid }, 200);
-    },
+      await c.env.DB.batch(stageRows(c.env.DB, found.id, rows));
+      return { received: rows.length, invalid };
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/imports/{id}/plan", tags, summary: "What committing would add, change and remove (a dry run)", request: { params: IdParam }, responses: { 200: { description: "The plan; `valid` false lists every problem.", content: json(ImportPlan) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const found = await findImport(c.env.DB, id);
-      if (!found) return notFound(c, "such import");
-      const plan = await planOf(c.env.DB, id);
-      return c.json(planView(id, found.rows, plan), 200);
-    },
+  operation(
+    { method: "post", path: "/imports/{id}/plan", params: IdParam, summary: "What committing would add, change and remove (a dry run)", description: "The plan; `valid` false lists every problem.", schema: ImportPlan },
+    staged(async (c, found) => planView(found.id, found.rows, await planOf(c.env.DB, found.id))),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/imports/{id}/commit", tags, summary: "Apply the import: everything at once, or nothing", request: { params: IdParam }, responses: { 200: { description: "Applied; the import is gone.", content: json(ImportCommitted) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const found = await findImport(c.env.DB, id);
-      if (!found) return notFound(c, "such import");
+  operation(
+    { method: "post", path: "/imports/{id}/commit", params: IdParam, summary: "Apply the import: everything at once, or nothing", description: "Applied; the import is gone.", schema: ImportCommitted },
+    staged(async (c, found) => {
       if (found.rows === 0) return adminError(c, 400, "The import holds no rows; upload some first.");
-      const plan = await planOf(c.env.DB, id);
+      const plan = await planOf(c.env.DB, found.id);
       if (plan.errors.length > 0) {
         return adminError(c, 400, `The import has ${problems(plan.errors.length)}; nothing was applied.`, plan.errors.slice(0, MAX_ERRORS_SHOWN));
       }
@@ -166,47 +155,39 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       const writes = changeStatements(db, plan.changes);
       const results = await db.batch([
         ...writes,
-        ...(writes.length > 0 ? [audit(c, "content.import", id, { rows: found.rows, summary: plan.summary })] : []),
-        deleteImport(db, id),
+        ...(writes.length > 0 ? [audit(c, "content.import", found.id, { rows: found.rows, summary: plan.summary })] : []),
+        deleteImport(db, found.id),
         contentVersionStatement(db),
       ]);
       const contentVersion = readContentVersion(results[results.length - 1] as D1Result<ContentVersion>).version;
       forgetContentVersion();
-      return c.json({ ...planView(id, found.rows, plan), contentVersion }, 200);
-    },
+      return { ...planView(found.id, found.rows, plan), contentVersion };
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "delete", path: "/imports/{id}", tags, summary: "Discard an import and its rows", request: { params: IdParam }, responses: { 204: { description: "Discarded." }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      if (!(await findImport(c.env.DB, id))) return notFound(c, "such import");
-      await deleteImport(c.env.DB, id).run();
-      return c.body(null, 204);
-    },
+  operation(
+    { method: "delete", path: "/imports/{id}", params: IdParam, summary: "Discard an import and its rows", description: "Discarded." },
+    staged(async (c, found) => {
+      await deleteImport(c.env.DB, found.id).run();
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "get", path: "/content/export", tags, summary: "Every entity with its FAQs, as import records, by ID", request: { query: ExportQuery }, responses: { 200: { description: "A page of records.", content: json(ExportPage) }, ...ERRORS } }),
-    async (c) => {
-      const { after, limit } = c.req.valid("query");
+  operation(
+    { method: "get", path: "/content/export", query: ExportQuery, summary: "Every entity with its FAQs, as import records, by ID", description: "A page of records.", schema: ExportPage },
+    async (c, { query: { after, limit } }) => {
       const groups = groupByEntity(await listEntityFaqPage(c.env.DB, { afterId: after, limit }));
       const records = groups.map(({ entity, faqs }) => toRecord(entity, faqs));
       const next = groups.length === limit ? groups[groups.length - 1]!.entity.id : undefined;
-      return c.json({ records, ...(next ? { next } : {}) }, 200);
+      return { records, ...(next ? { next } : {}) };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "delete", path: "/content/entities/{entityId}", tags, summary: "Remove an entity with its FAQs (a brand with its properties) and from every organization's scope", request: { params: EntityParam }, responses: { 204: { description: "Removed." }, ...ERRORS } }),
-    async (c) => {
-      const { entityId } = c.req.valid("param");
-      const entity = await findEntity(c.env.DB, entityId);
-      if (!entity) return notFound(c, "such entity");
-      const properties = entity.kind === "brand" ? await countProperties(c.env.DB, entityId) : 0;
-      await c.env.DB.batch([...deleteEntities(c.env.DB, [entityId]), audit(c, "content.remove", entityId, { kind: entity.kind, properties })]);
+  operation(
+    { method: "delete", path: "/content/entities/{entityId}", params: EntityParam, summary: "Remove an entity with its FAQs (a brand with its properties) and from every organization's scope", description: "Removed." },
+    itemsOf("entity", { params: EntityParam }, (c, { params }) => findEntity(c.env.DB, params.entityId))(async (c, entity) => {
+      const properties = entity.kind === "brand" ? await countProperties(c.env.DB, entity.id) : 0;
+      await c.env.DB.batch([...deleteEntities(c.env.DB, [entity.id]), audit(c, "content.remove", entity.id, { kind: entity.kind, properties })]);
       forgetContentVersion();
-      return c.body(null, 204);
-    },
+    }),
   );
 }

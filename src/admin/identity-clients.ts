@@ -1,4 +1,4 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { sha256Hex } from "../crypto/hash";
 import { randomId, randomSecret } from "../crypto/random";
@@ -16,7 +16,8 @@ import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { findOrganization } from "../storage/organizations";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, ERRORS, json, jsonBody, notFound, OrganizationId, SafeId, Timestamp } from "./openapi";
+import { adminError, OrganizationId, SafeId, Timestamp } from "./openapi";
+import { itemsOf, operations } from "./operation";
 
 // External issuers choose their own client IDs: any visible ASCII, no spaces or control characters.
 const ClientId = z.string().regex(CLIENT_ID_PATTERN, "must be 1-255 visible ASCII characters");
@@ -37,6 +38,7 @@ const IdentityClientWithSecret = IdentityClient.extend({
   clientSecret: z.string().optional().openapi({ description: "Realm clients only; shown once: only its SHA-256 is stored." }),
 }).openapi("IdentityClientWithSecret");
 
+const IdentityClientList = z.object({ identityClients: z.array(IdentityClient) });
 const IdentityClientCreate = z
   .strictObject({
     issuer: Issuer.default(REALM_ISSUER_KEY),
@@ -55,7 +57,6 @@ const IssuerQuery = z.object({
   issuer: Issuer.default(REALM_ISSUER_KEY).openapi({ param: { name: "issuer", in: "query" } }),
 });
 
-const tags = ["Identity clients"];
 
 export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   const load = findIdentityClient;
@@ -75,23 +76,22 @@ export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   const noOrganization = (c: Context<AdminEnv>, id: string | null) =>
     adminError(c, 400, `No organization ${id}.`, [{ field: "organizationId", message: `no organization ${id}` }]);
 
-  app.openapi(
-    createRoute({ method: "get", path: "/identity-clients", tags, summary: "List identity clients of every issuer (no secrets)", responses: { 200: { description: "Clients by issuer and ID.", content: json(z.object({ identityClients: z.array(IdentityClient) })) }, ...ERRORS } }),
-    async (c) => c.json({ identityClients: (await listIdentityClients(c.env.DB)).map(view) }, 200),
+  const operation = operations(app, "Identity clients");
+  const ofIssuer = itemsOf("identity client", { params: IdParam, query: IssuerQuery }, (c, { params, query }) => load(c.env.DB, query.issuer, params.clientId));
+
+  operation(
+    { method: "get", path: "/identity-clients", summary: "List identity clients of every issuer (no secrets)", description: "Clients by issuer and ID.", schema: IdentityClientList },
+    async (c) => ({ identityClients: (await listIdentityClients(c.env.DB)).map(view) }),
   );
 
-  app.openapi(
-    createRoute({ method: "get", path: "/identity-clients/{clientId}", tags, summary: "One identity client", request: { params: IdParam, query: IssuerQuery }, responses: { 200: { description: "The client.", content: json(IdentityClient) }, ...ERRORS } }),
-    async (c) => {
-      const row = await load(c.env.DB, c.req.valid("query").issuer, c.req.valid("param").clientId);
-      return row ? c.json(view(row), 200) : notFound(c, "such identity client");
-    },
+  operation(
+    { method: "get", path: "/identity-clients/{clientId}", params: IdParam, query: IssuerQuery, summary: "One identity client", description: "The client.", schema: IdentityClient },
+    ofIssuer((_, row) => view(row)),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/identity-clients", tags, summary: "Create an identity client; a realm client's secret is shown once", request: jsonBody(IdentityClientCreate), responses: { 201: { description: "Created (a realm client with its secret).", content: json(IdentityClientWithSecret) }, ...ERRORS } }),
-    async (c) => {
-      const input = c.req.valid("json");
+  operation(
+    { method: "post", path: "/identity-clients", body: IdentityClientCreate, status: 201, summary: "Create an identity client; a realm client's secret is shown once", description: "Created (a realm client with its secret).", schema: IdentityClientWithSecret },
+    async (c, { body: input }) => {
       if (!trusted(c.env, input.issuer)) return untrustedIssuer(c, input.issuer);
       const clientId = input.clientId ?? randomId("client-");
       if (await load(c.env.DB, input.issuer, clientId)) return adminError(c, 409, `Identity client ${clientId} of ${input.issuer} already exists.`);
@@ -109,47 +109,35 @@ export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
         }),
         audit(c, "identity_client.create", clientId, { issuer: input.issuer, organizationId: input.organizationId }),
       ]);
-      return c.json({ issuer: input.issuer, clientId, organizationId: input.organizationId, createdAt, ...(clientSecret === undefined ? {} : { clientSecret }) }, 201);
+      return { issuer: input.issuer, clientId, organizationId: input.organizationId, createdAt, ...(clientSecret === undefined ? {} : { clientSecret }) };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "patch", path: "/identity-clients/{clientId}", tags, summary: "Move an identity client to another organization (or to none)", request: { params: IdParam, query: IssuerQuery, ...jsonBody(IdentityClientPatch) }, responses: { 200: { description: "Moved.", content: json(IdentityClient) }, ...ERRORS } }),
-    async (c) => {
-      const { clientId } = c.req.valid("param");
-      const { issuer } = c.req.valid("query");
-      const { organizationId } = c.req.valid("json");
-      const row = await load(c.env.DB, issuer, clientId);
-      if (!row) return notFound(c, "such identity client");
+  operation(
+    { method: "patch", path: "/identity-clients/{clientId}", params: IdParam, query: IssuerQuery, body: IdentityClientPatch, summary: "Move an identity client to another organization (or to none)", description: "Moved.", schema: IdentityClient },
+    ofIssuer(async (c, row, { body: { organizationId } }) => {
       if (!(await organizationExists(c.env.DB, organizationId))) return noOrganization(c, organizationId);
       await c.env.DB.batch([
-        setClientOrganization(c.env.DB, issuer, clientId, organizationId),
-        audit(c, "identity_client.move", clientId, { issuer, from: row.organization_id, to: organizationId }),
+        setClientOrganization(c.env.DB, row.issuer, row.client_id, organizationId),
+        audit(c, "identity_client.move", row.client_id, { issuer: row.issuer, from: row.organization_id, to: organizationId }),
       ]);
-      return c.json(view({ ...row, organization_id: organizationId }), 200);
-    },
+      return view({ ...row, organization_id: organizationId });
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/identity-clients/{clientId}/secret", tags, summary: "Rotate a realm client's secret; the old one stops working at once", request: { params: IdParam }, responses: { 200: { description: "The new secret, shown once.", content: json(IdentityClientWithSecret) }, ...ERRORS } }),
-    async (c) => {
-      const { clientId } = c.req.valid("param");
-      const row = await load(c.env.DB, REALM_ISSUER_KEY, clientId);
-      if (!row) return notFound(c, "such realm identity client");
+  operation(
+    { method: "post", path: "/identity-clients/{clientId}/secret", params: IdParam, summary: "Rotate a realm client's secret; the old one stops working at once", description: "The new secret, shown once.", schema: IdentityClientWithSecret },
+    itemsOf("realm identity client", { params: IdParam }, (c, { params }) => load(c.env.DB, REALM_ISSUER_KEY, params.clientId))(async (c, row) => {
       const clientSecret = randomSecret();
-      await c.env.DB.batch([setClientSecret(c.env.DB, clientId, await sha256Hex(clientSecret)), audit(c, "identity_client.rotate_secret", clientId)]);
-      return c.json({ ...view(row), clientSecret }, 200);
-    },
+      await c.env.DB.batch([setClientSecret(c.env.DB, row.client_id, await sha256Hex(clientSecret)), audit(c, "identity_client.rotate_secret", row.client_id)]);
+      return { ...view(row), clientSecret };
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "delete", path: "/identity-clients/{clientId}", tags, summary: "Delete an identity client", request: { params: IdParam, query: IssuerQuery }, responses: { 204: { description: "Deleted." }, ...ERRORS } }),
-    async (c) => {
-      const { clientId } = c.req.valid("param");
-      const { issuer } = c.req.valid("query");
-      if (!(await load(c.env.DB, issuer, clientId))) return notFound(c, "such identity client");
-      await c.env.DB.batch([deleteIdentityClient(c.env.DB, issuer, clientId), audit(c, "identity_client.delete", clientId, { issuer })]);
-      return c.body(null, 204);
-    },
+  operation(
+    { method: "delete", path: "/identity-clients/{clientId}", params: IdParam, query: IssuerQuery, summary: "Delete an identity client", description: "Deleted." },
+    ofIssuer(async (c, row) => {
+      await c.env.DB.batch([deleteIdentityClient(c.env.DB, row.issuer, row.client_id), audit(c, "identity_client.delete", row.client_id, { issuer: row.issuer })]);
+    }),
   );
 }

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { EntityId } from "../catalogue/records";
+import { jsonContent } from "../http/openapi";
 import { ENVELOPE_CODES, type ErrorDetail } from "../http/surface-errors";
 
 /** Pieces every operator route shares: the error envelope, its responses, identifiers. */
@@ -18,8 +19,7 @@ export const ErrorEnvelope = z
   })
   .openapi("Error");
 
-export const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
-const error = (description: string) => ({ description, content: json(ErrorEnvelope) });
+const error = (description: string) => ({ description, content: jsonContent(ErrorEnvelope) });
 
 export const ERRORS = {
   400: error("Malformed input; `details` names each invalid field."),
@@ -28,7 +28,6 @@ export const ERRORS = {
   409: error("Conflicts with what is stored: a duplicate, or a state that does not allow it."),
 };
 
-export const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { content: json(schema), required: true } });
 
 /** IDs that go into URLs and logs: letters, digits, `.`, `_`, `-`; no spaces, colons or control characters. */
 export const SafeId = EntityId;

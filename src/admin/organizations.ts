@@ -1,4 +1,4 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { entitiesByIdOrBrand, findEntity } from "../storage/entities";
 import {
   deleteOrganization,
@@ -11,7 +11,8 @@ import {
 } from "../storage/organizations";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, ERRORS, json, jsonBody, notFound, OrganizationId, SafeId, Timestamp } from "./openapi";
+import { adminError, OrganizationId, SafeId, Timestamp } from "./openapi";
+import { itemsOf, operations } from "./operation";
 
 const Organization = z
   .object({
@@ -24,6 +25,7 @@ const Organization = z
   })
   .openapi("Organization");
 
+const OrganizationList = z.object({ organizations: z.array(Organization) });
 const OrganizationName = z.string().trim().min(1).max(200);
 const OrganizationCreate = z.strictObject({ id: OrganizationId, name: OrganizationName, scope: z.array(SafeId).max(1000).default([]) });
 const OrganizationPatch = z.strictObject({ name: OrganizationName });
@@ -40,28 +42,22 @@ const view = (row: OrganizationRow) => ({
   createdAt: row.created_at,
 });
 
-const tags = ["Organizations"];
-
 export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
+  const operation = operations(app, "Organizations");
   const load = async (db: D1Database, id: string) => (await listOrganizations(db, id))[0];
+  const stored = itemsOf("organization", { params: IdParam }, (c, { params: { id } }) => load(c.env.DB, id));
+  const reloaded = async (db: D1Database, id: string) => view((await load(db, id))!);
 
-  app.openapi(
-    createRoute({ method: "get", path: "/organizations", tags, summary: "List organizations with their scope", responses: { 200: { description: "Organizations by ID.", content: json(z.object({ organizations: z.array(Organization) })) }, ...ERRORS } }),
-    async (c) => c.json({ organizations: (await listOrganizations(c.env.DB)).map(view) }, 200),
+  operation(
+    { method: "get", path: "/organizations", summary: "List organizations with their scope", description: "Organizations by ID.", schema: OrganizationList },
+    async (c) => ({ organizations: (await listOrganizations(c.env.DB)).map(view) }),
   );
 
-  app.openapi(
-    createRoute({ method: "get", path: "/organizations/{id}", tags, summary: "One organization", request: { params: IdParam }, responses: { 200: { description: "The organization.", content: json(Organization) }, ...ERRORS } }),
-    async (c) => {
-      const row = await load(c.env.DB, c.req.valid("param").id);
-      return row ? c.json(view(row), 200) : notFound(c, "such organization");
-    },
-  );
+  operation({ method: "get", path: "/organizations/{id}", params: IdParam, summary: "One organization", description: "The organization.", schema: Organization }, stored((_, row) => view(row)));
 
-  app.openapi(
-    createRoute({ method: "post", path: "/organizations", tags, summary: "Create an organization, optionally with its scope", request: jsonBody(OrganizationCreate), responses: { 201: { description: "Created.", content: json(Organization) }, ...ERRORS } }),
-    async (c) => {
-      const { id, name, scope } = c.req.valid("json");
+  operation(
+    { method: "post", path: "/organizations", body: OrganizationCreate, status: 201, summary: "Create an organization, optionally with its scope", description: "Created.", schema: Organization },
+    async (c, { body: { id, name, scope } }) => {
       if (await load(c.env.DB, id)) return adminError(c, 409, `Organization ${id} already exists.`);
       const known = new Set((await entitiesByIdOrBrand(c.env.DB, scope, [])).map((e) => e.id));
       const unknown = scope.flatMap((entityId, i) => (known.has(entityId) ? [] : [{ field: `scope.${i}`, message: `no entity ${entityId}` }]));
@@ -73,59 +69,45 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
         ...unique.map((entityId) => insertScope(c.env.DB, id, entityId)),
         audit(c, "organization.create", id, { name, scope: unique }),
       ]);
-      return c.json(view((await load(c.env.DB, id))!), 201);
+      return reloaded(c.env.DB, id);
     },
   );
 
-  app.openapi(
-    createRoute({ method: "patch", path: "/organizations/{id}", tags, summary: "Rename an organization", request: { params: IdParam, ...jsonBody(OrganizationPatch) }, responses: { 200: { description: "Renamed.", content: json(Organization) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const { name } = c.req.valid("json");
-      if (!(await load(c.env.DB, id))) return notFound(c, "such organization");
-      await c.env.DB.batch([renameOrganization(c.env.DB, id, name), audit(c, "organization.rename", id, { name })]);
-      return c.json(view((await load(c.env.DB, id))!), 200);
-    },
+  operation(
+    { method: "patch", path: "/organizations/{id}", params: IdParam, body: OrganizationPatch, summary: "Rename an organization", description: "Renamed.", schema: Organization },
+    stored(async (c, row, { body: { name } }) => {
+      await c.env.DB.batch([renameOrganization(c.env.DB, row.id, name), audit(c, "organization.rename", row.id, { name })]);
+      return reloaded(c.env.DB, row.id);
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "delete", path: "/organizations/{id}", tags, summary: "Delete an organization that has no users and no identity clients", request: { params: IdParam }, responses: { 204: { description: "Deleted." }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const row = await load(c.env.DB, id);
-      if (!row) return notFound(c, "such organization");
+  operation(
+    { method: "delete", path: "/organizations/{id}", params: IdParam, summary: "Delete an organization that has no users and no identity clients", description: "Deleted." },
+    stored(async (c, row) => {
       // Deleting would silently cut users and clients off; the operator moves or removes them first.
       if (row.users > 0 || row.clients > 0) {
-        return adminError(c, 409, `Organization ${id} still has ${row.users} users and ${row.clients} identity clients; move or remove them first.`);
+        return adminError(c, 409, `Organization ${row.id} still has ${row.users} users and ${row.clients} identity clients; move or remove them first.`);
       }
-      await c.env.DB.batch([deleteOrganization(c.env.DB, id), audit(c, "organization.delete", id)]);
-      return c.body(null, 204);
-    },
+      await c.env.DB.batch([deleteOrganization(c.env.DB, row.id), audit(c, "organization.delete", row.id)]);
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/organizations/{id}/scope", tags, summary: "Add an entity to an organization's scope", request: { params: IdParam, ...jsonBody(ScopeAdd) }, responses: { 200: { description: "The organization with its new scope.", content: json(Organization) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const { entityId } = c.req.valid("json");
-      const row = await load(c.env.DB, id);
-      if (!row) return notFound(c, "such organization");
+  operation(
+    { method: "post", path: "/organizations/{id}/scope", params: IdParam, body: ScopeAdd, summary: "Add an entity to an organization's scope", description: "The organization with its new scope.", schema: Organization },
+    stored(async (c, row, { body: { entityId } }) => {
       if (!(await findEntity(c.env.DB, entityId))) return adminError(c, 400, `No entity ${entityId}.`, [{ field: "entityId", message: `no entity ${entityId}` }]);
-      if (row.scope.includes(entityId)) return adminError(c, 409, `${entityId} is already in ${id}'s scope.`);
-      await c.env.DB.batch([insertScope(c.env.DB, id, entityId), audit(c, "organization.scope.add", id, { entityId })]);
-      return c.json(view((await load(c.env.DB, id))!), 200);
-    },
+      if (row.scope.includes(entityId)) return adminError(c, 409, `${entityId} is already in ${row.id}'s scope.`);
+      await c.env.DB.batch([insertScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.add", row.id, { entityId })]);
+      return reloaded(c.env.DB, row.id);
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "delete", path: "/organizations/{id}/scope/{entityId}", tags, summary: "Remove an entity from an organization's scope", request: { params: ScopeParam }, responses: { 200: { description: "The organization with its new scope.", content: json(Organization) }, ...ERRORS } }),
-    async (c) => {
-      const { id, entityId } = c.req.valid("param");
-      const row = await load(c.env.DB, id);
-      if (!row) return notFound(c, "such organization");
-      if (!row.scope.includes(entityId)) return adminError(c, 404, `${entityId} is not in ${id}'s scope.`);
-      await c.env.DB.batch([deleteScope(c.env.DB, id, entityId), audit(c, "organization.scope.remove", id, { entityId })]);
-      return c.json(view((await load(c.env.DB, id))!), 200);
-    },
+  operation(
+    { method: "delete", path: "/organizations/{id}/scope/{entityId}", params: ScopeParam, summary: "Remove an entity from an organization's scope", description: "The organization with its new scope.", schema: Organization },
+    itemsOf("organization", { params: ScopeParam }, (c, { params: { id } }) => load(c.env.DB, id))(async (c, row, { params: { entityId } }) => {
+      if (!row.scope.includes(entityId)) return adminError(c, 404, `${entityId} is not in ${row.id}'s scope.`);
+      await c.env.DB.batch([deleteScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.remove", row.id, { entityId })]);
+      return reloaded(c.env.DB, row.id);
+    }),
   );
 }

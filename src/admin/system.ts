@@ -1,4 +1,4 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { forgetContentVersion } from "../catalogue/snapshot";
 import { isDevelopment } from "../env";
 import { loadDemoFixture } from "../fixture/load";
@@ -6,7 +6,8 @@ import { rotateSigningKey } from "../identity/signing-keys";
 import { listAudit } from "../storage/admin-audit";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { ERRORS, json, notFound, Timestamp } from "./openapi";
+import { notFound, Timestamp } from "./openapi";
+import { operations } from "./operation";
 
 const AuditEntry = z
   .object({
@@ -24,34 +25,44 @@ const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50).openapi({ param: { name: "limit", in: "query" } }),
 });
 
+const AuditPage = z.object({ entries: z.array(AuditEntry), next: z.number().int().optional() });
+const RotatedKey = z.object({ kid: z.string() });
+const FixtureLoaded = z.object({ loaded: z.boolean() });
+
 export function systemRoutes(app: OpenAPIHono<AdminEnv>): void {
-  app.openapi(
-    createRoute({ method: "get", path: "/audit", tags: ["Audit"], summary: "Changes made through the operator API, newest first", request: { query: AuditQuery }, responses: { 200: { description: "A page of entries.", content: json(z.object({ entries: z.array(AuditEntry), next: z.number().int().optional() })) }, ...ERRORS } }),
-    async (c) => {
-      const { before, target, limit } = c.req.valid("query");
+  operations(app, "Audit")(
+    { method: "get", path: "/audit", query: AuditQuery, summary: "Changes made through the operator API, newest first", description: "A page of entries.", schema: AuditPage },
+    async (c, { query: { before, target, limit } }) => {
       const entries = await listAudit(c.env.DB, { beforeId: before, target, limit });
       const next = entries.length === limit ? entries[entries.length - 1]!.id : undefined;
-      return c.json({ entries, ...(next ? { next } : {}) }, 200);
+      return { entries, ...(next ? { next } : {}) };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/signing-keys/rotate", tags: ["Realm"], summary: "Sign with a new realm key; the old one stays published until its tokens expire", responses: { 201: { description: "The new key's ID.", content: json(z.object({ kid: z.string() })) }, ...ERRORS } }),
+  operations(app, "Realm")(
+    { method: "post", path: "/signing-keys/rotate", status: 201, summary: "Sign with a new realm key; the old one stays published until its tokens expire", description: "The new key's ID.", schema: RotatedKey },
     async (c) => {
       const kid = await rotateSigningKey(c.env);
       await audit(c, "signing_key.rotate", kid).run();
-      return c.json({ kid }, 201);
+      return { kid };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/fixture", tags: ["Development"], summary: "Development only: load the demo fixture into an empty database", responses: { 200: { description: "Already present.", content: json(z.object({ loaded: z.boolean() })) }, 201: { description: "Loaded.", content: json(z.object({ loaded: z.boolean() })) }, ...ERRORS } }),
+  operations(app, "Development")(
+    {
+      method: "post",
+      path: "/fixture",
+      summary: "Development only: load the demo fixture into an empty database",
+      description: "Already present.",
+      alsoAnswers: { 201: "Loaded." },
+      schema: FixtureLoaded,
+    },
     async (c) => {
       // The demo fixture carries well-known credentials: it can never be loaded outside development.
       if (!isDevelopment(c.env)) return notFound(c, "demo fixture outside development");
       const loaded = await loadDemoFixture(c.env);
       forgetContentVersion();
-      return loaded ? c.json({ loaded }, 201) : c.json({ loaded }, 200);
+      return loaded ? c.json({ loaded }, 201) : { loaded };
     },
   );
 }

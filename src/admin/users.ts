@@ -1,4 +1,4 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { hashPassword } from "../crypto/password";
 import { randomId, randomSecret } from "../crypto/random";
 import { normalizeEmail } from "../oauth/sign-in";
@@ -7,7 +7,8 @@ import { findOrganization } from "../storage/organizations";
 import { disableUser, enableUser, findUser, findUserByEmail, insertUser, listUsers, setUserPassword, type UserRow } from "../storage/users";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, ERRORS, json, jsonBody, notFound, OrganizationId, Timestamp } from "./openapi";
+import { adminError, OrganizationId, Timestamp } from "./openapi";
+import { itemsOf, operations } from "./operation";
 
 const User = z
   .object({
@@ -19,6 +20,7 @@ const User = z
     createdAt: Timestamp,
   })
   .openapi("User");
+const UserList = z.object({ users: z.array(User) });
 const GeneratedPassword = z.string().optional().openapi({ description: "Only when the server chose the password: shown once." });
 const UserWithPassword = z.object({ user: User, password: GeneratedPassword }).openapi("UserWithPassword");
 
@@ -32,7 +34,6 @@ const PasswordReset = z.strictObject({ password: Password.optional() });
 const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
 const ListQuery = z.object({ organizationId: OrganizationId.optional().openapi({ param: { name: "organizationId", in: "query" } }) });
 
-const tags = ["Users"];
 const view = (row: UserRow) => ({
   id: row.id,
   email: row.email,
@@ -43,23 +44,19 @@ const view = (row: UserRow) => ({
 });
 
 export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
-  app.openapi(
-    createRoute({ method: "get", path: "/users", tags, summary: "List connector users, all or of one organization", request: { query: ListQuery }, responses: { 200: { description: "Users by email.", content: json(z.object({ users: z.array(User) })) }, ...ERRORS } }),
-    async (c) => c.json({ users: (await listUsers(c.env.DB, c.req.valid("query").organizationId)).map(view) }, 200),
+  const operation = operations(app, "Users");
+  const stored = itemsOf("user", { params: IdParam }, (c, { params: { id } }) => findUser(c.env.DB, id));
+
+  operation(
+    { method: "get", path: "/users", query: ListQuery, summary: "List connector users, all or of one organization", description: "Users by email.", schema: UserList },
+    async (c, { query }) => ({ users: (await listUsers(c.env.DB, query.organizationId)).map(view) }),
   );
 
-  app.openapi(
-    createRoute({ method: "get", path: "/users/{id}", tags, summary: "One user", request: { params: IdParam }, responses: { 200: { description: "The user.", content: json(User) }, ...ERRORS } }),
-    async (c) => {
-      const row = await findUser(c.env.DB, c.req.valid("param").id);
-      return row ? c.json(view(row), 200) : notFound(c, "such user");
-    },
-  );
+  operation({ method: "get", path: "/users/{id}", params: IdParam, summary: "One user", description: "The user.", schema: User }, stored((_, row) => view(row)));
 
-  app.openapi(
-    createRoute({ method: "post", path: "/users", tags, summary: "Create a user who can sign in to connect assistants", request: jsonBody(UserCreate), responses: { 201: { description: "Created.", content: json(UserWithPassword) }, ...ERRORS } }),
-    async (c) => {
-      const input = c.req.valid("json");
+  operation(
+    { method: "post", path: "/users", body: UserCreate, status: 201, summary: "Create a user who can sign in to connect assistants", description: "Created.", schema: UserWithPassword },
+    async (c, { body: input }) => {
       const email = normalizeEmail(input.email);
       if (await findUserByEmail(c.env.DB, email)) return adminError(c, 409, `A user with the email ${email} already exists.`);
       if (!(await findOrganization(c.env.DB, input.organizationId))) {
@@ -76,48 +73,38 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
         created_at: new Date().toISOString(),
       };
       await c.env.DB.batch([insertUser(c.env.DB, row), audit(c, "user.create", row.id, { email, organizationId: row.organization_id })]);
-      return c.json({ user: view(row), ...(input.password === undefined ? { password } : {}) }, 201);
+      return { user: view(row), ...(input.password === undefined ? { password } : {}) };
     },
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/users/{id}/disable", tags, summary: "Disable a user: their tokens stop working within 5 s and their sessions end", request: { params: IdParam }, responses: { 200: { description: "Disabled.", content: json(User) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const row = await findUser(c.env.DB, id);
-      if (!row) return notFound(c, "such user");
-      if (row.disabled_at !== null) return adminError(c, 409, `User ${id} is already disabled.`);
+  operation(
+    { method: "post", path: "/users/{id}/disable", params: IdParam, summary: "Disable a user: their tokens stop working within 5 s and their sessions end", description: "Disabled.", schema: User },
+    stored(async (c, row) => {
+      if (row.disabled_at !== null) return adminError(c, 409, `User ${row.id} is already disabled.`);
       const at = new Date().toISOString();
-      await c.env.DB.batch([disableUser(c.env.DB, id, at), audit(c, "user.disable", id, { email: row.email })]);
-      await removeUserGrants(c.env, c.req.url, id);
-      return c.json(view({ ...row, disabled_at: at, tokens_valid_after: at }), 200);
-    },
+      await c.env.DB.batch([disableUser(c.env.DB, row.id, at), audit(c, "user.disable", row.id, { email: row.email })]);
+      await removeUserGrants(c.env, c.req.url, row.id);
+      return view({ ...row, disabled_at: at, tokens_valid_after: at });
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/users/{id}/enable", tags, summary: "Enable a user again; their earlier authorizations stay revoked", request: { params: IdParam }, responses: { 200: { description: "Enabled.", content: json(User) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const row = await findUser(c.env.DB, id);
-      if (!row) return notFound(c, "such user");
-      if (row.disabled_at === null) return adminError(c, 409, `User ${id} is not disabled.`);
-      await c.env.DB.batch([enableUser(c.env.DB, id), audit(c, "user.enable", id, { email: row.email })]);
-      return c.json(view({ ...row, disabled_at: null }), 200);
-    },
+  operation(
+    { method: "post", path: "/users/{id}/enable", params: IdParam, summary: "Enable a user again; their earlier authorizations stay revoked", description: "Enabled.", schema: User },
+    stored(async (c, row) => {
+      if (row.disabled_at === null) return adminError(c, 409, `User ${row.id} is not disabled.`);
+      await c.env.DB.batch([enableUser(c.env.DB, row.id), audit(c, "user.enable", row.id, { email: row.email })]);
+      return view({ ...row, disabled_at: null });
+    }),
   );
 
-  app.openapi(
-    createRoute({ method: "post", path: "/users/{id}/password", tags, summary: "Set a new password; every earlier authorization of the user is revoked", request: { params: IdParam, ...jsonBody(PasswordReset) }, responses: { 200: { description: "Set.", content: json(UserWithPassword) }, ...ERRORS } }),
-    async (c) => {
-      const { id } = c.req.valid("param");
-      const input = c.req.valid("json");
-      const row = await findUser(c.env.DB, id);
-      if (!row) return notFound(c, "such user");
+  operation(
+    { method: "post", path: "/users/{id}/password", params: IdParam, body: PasswordReset, summary: "Set a new password; every earlier authorization of the user is revoked", description: "Set.", schema: UserWithPassword },
+    stored(async (c, row, { body: input }) => {
       const password = input.password ?? randomSecret(18);
       const at = new Date().toISOString();
-      await c.env.DB.batch([setUserPassword(c.env.DB, id, await hashPassword(password), at), audit(c, "user.reset_password", id, { email: row.email })]);
-      await removeUserGrants(c.env, c.req.url, id);
-      return c.json({ user: view(row), ...(input.password === undefined ? { password } : {}) }, 200);
-    },
+      await c.env.DB.batch([setUserPassword(c.env.DB, row.id, await hashPassword(password), at), audit(c, "user.reset_password", row.id, { email: row.email })]);
+      await removeUserGrants(c.env, c.req.url, row.id);
+      return { user: view(row), ...(input.password === undefined ? { password } : {}) };
+    }),
   );
 }

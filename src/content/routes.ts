@@ -1,5 +1,6 @@
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { intVar, surfaceOrigin } from "../env";
+import { jsonContent } from "../http/openapi";
 import { apiKeyAuth, type ContentEnv } from "./api-key";
 import { serveCacheable } from "./caching";
 import { contentError, requestPath } from "./errors";
@@ -8,7 +9,6 @@ import { hourlyRateLimit } from "./rate-limit";
 import { contentSnapshot } from "../catalogue/snapshot";
 import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery, type FaqFlags } from "./schemas";
 
-const json = <T extends z.ZodType>(schema: T) => ({ "application/json": { schema } });
 
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests per hour allowed for the key.", schema: { type: "integer" } },
@@ -30,10 +30,10 @@ const IfNoneMatch = z.object({
 
 const commonResponses = {
   304: { description: "Not modified: the If-None-Match matched. Empty body.", headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
-  401: { description: "API key missing, invalid, expired or revoked.", content: json(ErrorResponse) },
-  404: { description: "Unknown entity.", content: json(ErrorResponse), headers: RATE_HEADERS },
-  429: { description: "Hourly per-key rate limit exceeded.", content: json(ErrorResponse), headers: { ...RATE_HEADERS, ...RETRY_AFTER } },
-  503: { description: "A dependency is unavailable; retry with exponential backoff.", content: json(ErrorResponse) },
+  401: { description: "API key missing, invalid, expired or revoked.", content: jsonContent(ErrorResponse) },
+  404: { description: "Unknown entity.", content: jsonContent(ErrorResponse), headers: RATE_HEADERS },
+  429: { description: "Hourly per-key rate limit exceeded.", content: jsonContent(ErrorResponse), headers: { ...RATE_HEADERS, ...RETRY_AFTER } },
+  503: { description: "A dependency is unavailable; retry with exponential backoff.", content: jsonContent(ErrorResponse) },
 } as const;
 
 const security: Record<string, string[]>[] = [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }];
@@ -45,7 +45,7 @@ export const rosterRoute = createRoute({
   security,
   request: { params: BrandParams, headers: IfNoneMatch },
   responses: {
-    200: { description: "The roster.", content: json(BrandPropertiesResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
+    200: { description: "The roster.", content: jsonContent(BrandPropertiesResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
     ...commonResponses,
     404: { ...commonResponses[404], description: "Unknown brand, or not a hospitality brand (DMO-*, AIR-*, a property ID)." },
   },
@@ -58,12 +58,12 @@ export const faqRoute = createRoute({
   security,
   request: { params: EntityParams, query: FaqQuery, headers: IfNoneMatch },
   responses: {
-    200: { description: "FAQPage (one entity) or @graph (a brand).", content: json(FaqFeedResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
-    400: { description: "A query flag is not one of true, false, 1, 0.", content: json(ErrorResponse), headers: RATE_HEADERS },
+    200: { description: "FAQPage (one entity) or @graph (a brand).", content: jsonContent(FaqFeedResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
+    400: { description: "A query flag is not one of true, false, 1, 0.", content: jsonContent(ErrorResponse), headers: RATE_HEADERS },
     ...commonResponses,
     413: {
       description: "A payload guard of the bulk @graph fired; fetch per entity at fallbackUrlPattern.",
-      content: json(ErrorResponse),
+      content: jsonContent(ErrorResponse),
       headers: RATE_HEADERS,
     },
   },

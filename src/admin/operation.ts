@@ -1,0 +1,104 @@
+import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { jsonContent } from "../http/openapi";
+import type { AdminEnv } from "./auth";
+import { ERRORS, notFound } from "./openapi";
+
+/**
+ * The one way an operator route is declared: method, path, summary, inputs and the success body, each a
+ * zod schema that validates the request, types the handler and describes the route in the OpenAPI
+ * document; every route answers the same error responses (ERRORS) in the envelope.
+ */
+
+type AdminContext = Context<AdminEnv>;
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface OperationSpec<T, P, Q, B> {
+  method: "get" | "post" | "patch" | "delete";
+  /** Path parameters in braces, declared by `params`. */
+  path: string;
+  summary: string;
+  /** What the success response holds. */
+  description: string;
+  /** The success body; without one the route answers 204 and no body. */
+  schema?: T;
+  /** 201 for a route that creates; 200 otherwise. */
+  status?: 200 | 201;
+  /** Other success statuses with the same body, and when (a handler answers them with `c.json`). */
+  alsoAnswers?: Partial<Record<200 | 201, string>>;
+  params?: P;
+  query?: Q;
+  body?: B;
+}
+
+export interface OperationInput<P, Q, B> {
+  params: Output<P>;
+  query: Output<Q>;
+  body: Output<B>;
+}
+
+/**
+ * What a handler answers: the success body (typed by the schema), nothing for a 204, or a refusal made
+ * with adminError / notFound.
+ */
+export type Answer<T> = (T extends z.ZodType ? z.input<T> : void) | Response;
+
+export type Handler<T, P, Q, B> = (c: AdminContext, input: OperationInput<P, Q, B>) => Answer<T> | Promise<Answer<T>>;
+
+/** The operations of one tag of the operator API (`API keys`, `Users`...), registered on `app`. */
+export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
+  return function operation<
+    T extends z.ZodType | undefined = undefined,
+    P extends z.ZodObject | undefined = undefined,
+    Q extends z.ZodObject | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+  >(spec: OperationSpec<T, P, Q, B>, handle: Handler<T, P, Q, B>): void {
+    const status = spec.schema ? (spec.status ?? 200) : 204;
+    const route = createRoute({
+      method: spec.method,
+      path: spec.path,
+      tags: [tag],
+      summary: spec.summary,
+      request: {
+        ...(spec.params ? { params: spec.params } : {}),
+        ...(spec.query ? { query: spec.query } : {}),
+        ...(spec.body ? { body: { content: jsonContent(spec.body), required: true } } : {}),
+      },
+      responses: {
+        [status]: spec.schema ? { description: spec.description, content: jsonContent(spec.schema) } : { description: spec.description },
+        ...Object.fromEntries(Object.entries(spec.alsoAnswers ?? {}).map(([code, description]) => [code, { description, content: jsonContent(spec.schema!) }])),
+        ...ERRORS,
+      },
+    });
+    // The route is built from the spec at run time, so hono cannot type its inputs and responses; the
+    // spec's generics do instead: inputs are the schemas' outputs, and a success body must fit `schema`.
+    const valid = (c: AdminContext, target: "param" | "query" | "json") => (c.req as unknown as { valid(t: string): unknown }).valid(target);
+    app.openapi(route, (async (c: AdminContext) => {
+      const input = {
+        params: spec.params ? valid(c, "param") : undefined,
+        query: spec.query ? valid(c, "query") : undefined,
+        body: spec.body ? valid(c, "json") : undefined,
+      } as OperationInput<P, Q, B>;
+      const answer = await handle(c, input);
+      if (answer instanceof Response) return answer;
+      return status === 204 ? c.body(null, 204) : c.json(answer as object, status);
+    }) as never);
+  };
+}
+
+/**
+ * Handlers on one stored item of a resource: `load` finds it from the route's path parameters (and query),
+ * and when there is none the answer is 404 `No such <noun>.`; otherwise the handler answers with the item.
+ * `request` names the schemas the item's routes declare, for their types.
+ */
+export function itemsOf<P extends z.ZodObject, Row, Q extends z.ZodObject | undefined = undefined>(
+  noun: string,
+  _request: { params: P; query?: Q },
+  load: (c: AdminContext, input: { params: z.output<P>; query: Output<Q> }) => Promise<Row | null | undefined>,
+) {
+  return <T, B = undefined>(handle: (c: AdminContext, row: Row, input: OperationInput<P, Q, B>) => Answer<T> | Promise<Answer<T>>): Handler<T, P, Q, B> =>
+    async (c, input) => {
+      const row = await load(c, input as { params: z.output<P>; query: Output<Q> });
+      return row ? handle(c, row, input) : notFound(c, `such ${noun}`);
+    };
+}
