@@ -19,7 +19,12 @@ module.exports = {
     { name: "surfaces-below-app", severity: "error", from: { path: SURFACES }, to: { path: APP } },
     // Surfaces are independent, except: the MCP server verifies the realm's and the connector flow's tokens,
     // the connector flow shares the realm's scope and client rules, and the operator API administers the others.
-    { name: "independent-surfaces", severity: "error", from: { path: "^src/(content|identity|health)/" }, to: { path: SURFACES, pathNot: "^src/$1/" } },
+    {
+      name: "independent-surfaces",
+      severity: "error",
+      from: { path: "^src/(content|identity|health)/" },
+      to: { path: SURFACES, pathNot: "^src/$1/" },
+    },
     { name: "mcp-edges", severity: "error", from: { path: "^src/mcp/" }, to: { path: "^src/(content|admin|health)/" } },
     { name: "oauth-edges", severity: "error", from: { path: "^src/oauth/" }, to: { path: "^src/(content|mcp|admin|health)/" } },
     { name: "admin-edges", severity: "error", from: { path: "^src/admin/" }, to: { path: "^src/(mcp|health)/" } },
@@ -31,7 +36,13 @@ module.exports = {
       to: {},
     },
     { name: "not-to-unresolvable", severity: "error", from: {}, to: { couldNotResolve: true, pathNot: "^cloudflare:" } },
-    { name: "not-to-dev-dep", severity: "error", comment: "The Worker bundles only dependencies.", from: { path: "^src/" }, to: { dependencyTypes: ["npm-dev"] } },
+    {
+      name: "not-to-dev-dep",
+      severity: "error",
+      comment: "The Worker bundles only dependencies.",
+      from: { path: "^src/" },
+      to: { dependencyTypes: ["npm-dev"] },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -16,17 +16,19 @@ const program = new Command()
   .addHelpText("after", "\nEnvironment: ADMIN_URL (default http://localhost:8787), ADMIN_TOKEN (default the dev server's token).");
 
 /** An action that reports failures the way every command does. */
-const run = (action) => async (...args) => {
-  const command = args[args.length - 1];
-  try {
-    await action(command.optsWithGlobals(), ...args.slice(0, -2));
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    console.error(`error: ${error.message}`);
-    for (const d of error.details) console.error(`  ${d.line === undefined ? "" : `line ${d.line}: `}${d.field}: ${d.message}`);
-    process.exitCode = 1;
-  }
-};
+const run =
+  (action) =>
+  async (...args) => {
+    const command = args[args.length - 1];
+    try {
+      await action(command.optsWithGlobals(), ...args.slice(0, -2));
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      console.error(`error: ${error.message}`);
+      for (const d of error.details) console.error(`  ${d.line === undefined ? "" : `line ${d.line}: `}${d.field}: ${d.message}`);
+      process.exitCode = 1;
+    }
+  };
 
 const positiveInt = (value) => {
   const n = Number(value);
@@ -38,10 +40,23 @@ const orgOrNone = (value) => (value === "none" ? null : value);
 const enc = encodeURIComponent;
 
 // --- organizations ---------------------------------------------------------------------------
-const organizationColumns = [["ID", (o) => o.id], ["NAME", (o) => o.name], ["SCOPE", (o) => o.scope], ["USERS", (o) => o.users], ["CLIENTS", (o) => o.identityClients]];
+const organizationColumns = [
+  ["ID", (o) => o.id],
+  ["NAME", (o) => o.name],
+  ["SCOPE", (o) => o.scope],
+  ["USERS", (o) => o.users],
+  ["CLIENTS", (o) => o.identityClients],
+];
 const org = program.command("organization").alias("org").description("organizations and the entities they see");
-org.command("list").description("list organizations").action(run(async (o) => output(o, await api("GET", "/organizations"), (d) => table(d.organizations, organizationColumns))));
-org.command("show").argument("<id>").description("show one organization").action(run(async (o, id) => output(o, await api("GET", `/organizations/${enc(id)}`), fields)));
+org
+  .command("list")
+  .description("list organizations")
+  .action(run(async (o) => output(o, await api("GET", "/organizations"), (d) => table(d.organizations, organizationColumns))));
+org
+  .command("show")
+  .argument("<id>")
+  .description("show one organization")
+  .action(run(async (o, id) => output(o, await api("GET", `/organizations/${enc(id)}`), fields)));
 org
   .command("create")
   .argument("<id>", "lower-case letters, digits and '-', e.g. org-aurora")
@@ -49,118 +64,280 @@ org
   .option("--scope <entityIds...>", "entities it sees (a brand brings its properties)")
   .description("create an organization")
   .action(run(async (o, id) => output(o, await api("POST", "/organizations", { id, name: o.name, scope: o.scope ?? [] }), fields)));
-org.command("rename").argument("<id>").argument("<name>").description("rename an organization").action(run(async (o, id, name) => output(o, await api("PATCH", `/organizations/${enc(id)}`, { name }), fields)));
-org.command("delete").argument("<id>").description("delete an organization without users or identity clients").action(run(async (o, id) => {
-  await api("DELETE", `/organizations/${enc(id)}`);
-  output(o, { deleted: id }, () => `Deleted organization ${id}.`);
-}));
+org
+  .command("rename")
+  .argument("<id>")
+  .argument("<name>")
+  .description("rename an organization")
+  .action(run(async (o, id, name) => output(o, await api("PATCH", `/organizations/${enc(id)}`, { name }), fields)));
+org
+  .command("delete")
+  .argument("<id>")
+  .description("delete an organization without users or identity clients")
+  .action(
+    run(async (o, id) => {
+      await api("DELETE", `/organizations/${enc(id)}`);
+      output(o, { deleted: id }, () => `Deleted organization ${id}.`);
+    }),
+  );
 const scope = org.command("scope").description("an organization's scope");
-scope.command("add").argument("<id>").argument("<entityId>").description("add an entity to the scope").action(run(async (o, id, entityId) => output(o, await api("POST", `/organizations/${enc(id)}/scope`, { entityId }), fields)));
-scope.command("remove").argument("<id>").argument("<entityId>").description("remove an entity from the scope").action(run(async (o, id, entityId) => output(o, await api("DELETE", `/organizations/${enc(id)}/scope/${enc(entityId)}`), fields)));
+scope
+  .command("add")
+  .argument("<id>")
+  .argument("<entityId>")
+  .description("add an entity to the scope")
+  .action(run(async (o, id, entityId) => output(o, await api("POST", `/organizations/${enc(id)}/scope`, { entityId }), fields)));
+scope
+  .command("remove")
+  .argument("<id>")
+  .argument("<entityId>")
+  .description("remove an entity from the scope")
+  .action(run(async (o, id, entityId) => output(o, await api("DELETE", `/organizations/${enc(id)}/scope/${enc(entityId)}`), fields)));
 
 // --- identity clients (realm client_credentials, or clients of the external OIDC_ISSUER) -----
-const identityColumns = [["ISSUER", (c) => c.issuer], ["CLIENT ID", (c) => c.clientId], ["ORGANIZATION", (c) => c.organizationId], ["CREATED", (c) => c.createdAt]];
+const identityColumns = [
+  ["ISSUER", (c) => c.issuer],
+  ["CLIENT ID", (c) => c.clientId],
+  ["ORGANIZATION", (c) => c.organizationId],
+  ["CREATED", (c) => c.createdAt],
+];
 const ISSUER_HELP = "'realm' (default) or the external issuer's exact iss (OIDC_ISSUER)";
 const clientPath = (id, o) => `/identity-clients/${enc(id)}${o.issuer && o.issuer !== "realm" ? `?issuer=${enc(o.issuer)}` : ""}`;
-const identity = program.command("identity-client").description("clients whose tokens map to an organization: the built-in realm's, or the external issuer's");
-identity.command("list").description("list identity clients (no secrets)").action(run(async (o) => output(o, await api("GET", "/identity-clients"), (d) => table(d.identityClients, identityColumns))));
-identity.command("show").argument("<clientId>").option("--issuer <issuer>", ISSUER_HELP).description("show one identity client").action(run(async (o, id) => output(o, await api("GET", clientPath(id, o)), fields)));
+const identity = program
+  .command("identity-client")
+  .description("clients whose tokens map to an organization: the built-in realm's, or the external issuer's");
+identity
+  .command("list")
+  .description("list identity clients (no secrets)")
+  .action(run(async (o) => output(o, await api("GET", "/identity-clients"), (d) => table(d.identityClients, identityColumns))));
+identity
+  .command("show")
+  .argument("<clientId>")
+  .option("--issuer <issuer>", ISSUER_HELP)
+  .description("show one identity client")
+  .action(run(async (o, id) => output(o, await api("GET", clientPath(id, o)), fields)));
 identity
   .command("create")
   .requiredOption("--org <organizationId>", "its organization, or 'none'")
   .option("--id <clientId>", "the client ID (random for a realm client when omitted)")
   .option("--issuer <issuer>", ISSUER_HELP)
   .description("create an identity client; a realm client's secret is shown once")
-  .action(run(async (o) => {
-    const created = await api("POST", "/identity-clients", { ...(o.issuer ? { issuer: o.issuer } : {}), ...(o.id ? { clientId: o.id } : {}), organizationId: orgOrNone(o.org) });
-    output(o, created, fields);
-    if (created.clientSecret) warnShownOnce("client secret");
-  }));
-identity.command("move").argument("<clientId>").option("--issuer <issuer>", ISSUER_HELP).requiredOption("--org <organizationId>", "the new organization, or 'none'").description("move a client to another organization").action(run(async (o, id) => output(o, await api("PATCH", clientPath(id, o), { organizationId: orgOrNone(o.org) }), fields)));
-identity.command("rotate-secret").argument("<clientId>").description("issue a new secret for a realm client; the old one stops working at once").action(run(async (o, id) => {
-  output(o, await api("POST", `/identity-clients/${enc(id)}/secret`), fields);
-  warnShownOnce("client secret");
-}));
-identity.command("delete").argument("<clientId>").option("--issuer <issuer>", ISSUER_HELP).description("delete an identity client").action(run(async (o, id) => {
-  await api("DELETE", clientPath(id, o));
-  output(o, { deleted: id }, () => `Deleted identity client ${id}.`);
-}));
+  .action(
+    run(async (o) => {
+      const created = await api("POST", "/identity-clients", {
+        ...(o.issuer ? { issuer: o.issuer } : {}),
+        ...(o.id ? { clientId: o.id } : {}),
+        organizationId: orgOrNone(o.org),
+      });
+      output(o, created, fields);
+      if (created.clientSecret) warnShownOnce("client secret");
+    }),
+  );
+identity
+  .command("move")
+  .argument("<clientId>")
+  .option("--issuer <issuer>", ISSUER_HELP)
+  .requiredOption("--org <organizationId>", "the new organization, or 'none'")
+  .description("move a client to another organization")
+  .action(run(async (o, id) => output(o, await api("PATCH", clientPath(id, o), { organizationId: orgOrNone(o.org) }), fields)));
+identity
+  .command("rotate-secret")
+  .argument("<clientId>")
+  .description("issue a new secret for a realm client; the old one stops working at once")
+  .action(
+    run(async (o, id) => {
+      output(o, await api("POST", `/identity-clients/${enc(id)}/secret`), fields);
+      warnShownOnce("client secret");
+    }),
+  );
+identity
+  .command("delete")
+  .argument("<clientId>")
+  .option("--issuer <issuer>", ISSUER_HELP)
+  .description("delete an identity client")
+  .action(
+    run(async (o, id) => {
+      await api("DELETE", clientPath(id, o));
+      output(o, { deleted: id }, () => `Deleted identity client ${id}.`);
+    }),
+  );
 
 // --- API keys ----------------------------------------------------------------------------------
-const keyColumns = [["ID", (k) => k.id], ["PARTNER", (k) => k.partner], ["LIMIT/H", (k) => k.hourlyLimit], ["EXPIRES", (k) => k.expiresAt], ["REVOKED", (k) => k.revokedAt], ["CREATED", (k) => k.createdAt]];
+const keyColumns = [
+  ["ID", (k) => k.id],
+  ["PARTNER", (k) => k.partner],
+  ["LIMIT/H", (k) => k.hourlyLimit],
+  ["EXPIRES", (k) => k.expiresAt],
+  ["REVOKED", (k) => k.revokedAt],
+  ["CREATED", (k) => k.createdAt],
+];
 const apiKey = program.command("api-key").description("content API keys of partners");
-apiKey.command("list").description("list keys (never the keys themselves)").action(run(async (o) => output(o, await api("GET", "/api-keys"), (d) => table(d.apiKeys, keyColumns))));
-apiKey.command("show").argument("<id>").description("show one key's record").action(run(async (o, id) => output(o, await api("GET", `/api-keys/${enc(id)}`), fields)));
+apiKey
+  .command("list")
+  .description("list keys (never the keys themselves)")
+  .action(run(async (o) => output(o, await api("GET", "/api-keys"), (d) => table(d.apiKeys, keyColumns))));
+apiKey
+  .command("show")
+  .argument("<id>")
+  .description("show one key's record")
+  .action(run(async (o, id) => output(o, await api("GET", `/api-keys/${enc(id)}`), fields)));
 apiKey
   .command("create")
   .requiredOption("--partner <name>", "who the key is for")
   .option("--limit <requestsPerHour>", "hourly limit (default 1000)", positiveInt)
   .option("--expires <isoTime>", "when the key stops working, e.g. 2027-01-01T00:00:00Z")
   .description("issue a key; it is shown once")
-  .action(run(async (o) => {
-    const body = { partner: o.partner, ...(o.limit ? { hourlyLimit: o.limit } : {}), ...(o.expires ? { expiresAt: o.expires } : {}) };
-    output(o, await api("POST", "/api-keys", body), fields);
-    warnShownOnce("API key");
-  }));
-apiKey.command("revoke").argument("<id>").description("revoke a key").action(run(async (o, id) => output(o, await api("POST", `/api-keys/${enc(id)}/revoke`), fields)));
+  .action(
+    run(async (o) => {
+      const body = { partner: o.partner, ...(o.limit ? { hourlyLimit: o.limit } : {}), ...(o.expires ? { expiresAt: o.expires } : {}) };
+      output(o, await api("POST", "/api-keys", body), fields);
+      warnShownOnce("API key");
+    }),
+  );
+apiKey
+  .command("revoke")
+  .argument("<id>")
+  .description("revoke a key")
+  .action(run(async (o, id) => output(o, await api("POST", `/api-keys/${enc(id)}/revoke`), fields)));
 
 // --- connector users -----------------------------------------------------------------------------
-const userColumns = [["ID", (u) => u.id], ["EMAIL", (u) => u.email], ["ORGANIZATION", (u) => u.organizationId], ["DISABLED", (u) => (u.disabled ? "yes" : "no")], ["CREATED", (u) => u.createdAt]];
+const userColumns = [
+  ["ID", (u) => u.id],
+  ["EMAIL", (u) => u.email],
+  ["ORGANIZATION", (u) => u.organizationId],
+  ["DISABLED", (u) => (u.disabled ? "yes" : "no")],
+  ["CREATED", (u) => u.createdAt],
+];
 const withPassword = (o, data) => {
   output(o, data, (d) => fields({ ...d.user, ...(d.password ? { password: d.password } : {}) }));
   if (data.password) warnShownOnce("password");
 };
 const user = program.command("user").description("people who sign in to connect assistants");
-user.command("list").option("--org <organizationId>", "only this organization's").description("list users").action(run(async (o) => output(o, await api("GET", `/users${o.org ? `?organizationId=${enc(o.org)}` : ""}`), (d) => table(d.users, userColumns))));
-user.command("show").argument("<id>").description("show one user").action(run(async (o, id) => output(o, await api("GET", `/users/${enc(id)}`), fields)));
+user
+  .command("list")
+  .option("--org <organizationId>", "only this organization's")
+  .description("list users")
+  .action(
+    run(async (o) =>
+      output(o, await api("GET", `/users${o.org ? `?organizationId=${enc(o.org)}` : ""}`), (d) => table(d.users, userColumns)),
+    ),
+  );
+user
+  .command("show")
+  .argument("<id>")
+  .description("show one user")
+  .action(run(async (o, id) => output(o, await api("GET", `/users/${enc(id)}`), fields)));
 user
   .command("create")
   .argument("<email>")
   .requiredOption("--org <organizationId>", "the user's organization")
   .option("--password-stdin", "read the password from standard input (a random one is chosen and shown once otherwise)")
   .description("create a user")
-  .action(run(async (o, email) => withPassword(o, await api("POST", "/users", { email, organizationId: o.org, ...(o.passwordStdin ? { password: await readStdin() } : {}) }))));
-user.command("disable").argument("<id>").description("disable a user: their tokens stop within 5 s, their sessions end").action(run(async (o, id) => output(o, await api("POST", `/users/${enc(id)}/disable`), fields)));
-user.command("enable").argument("<id>").description("enable a user again").action(run(async (o, id) => output(o, await api("POST", `/users/${enc(id)}/enable`), fields)));
+  .action(
+    run(async (o, email) =>
+      withPassword(
+        o,
+        await api("POST", "/users", { email, organizationId: o.org, ...(o.passwordStdin ? { password: await readStdin() } : {}) }),
+      ),
+    ),
+  );
+user
+  .command("disable")
+  .argument("<id>")
+  .description("disable a user: their tokens stop within 5 s, their sessions end")
+  .action(run(async (o, id) => output(o, await api("POST", `/users/${enc(id)}/disable`), fields)));
+user
+  .command("enable")
+  .argument("<id>")
+  .description("enable a user again")
+  .action(run(async (o, id) => output(o, await api("POST", `/users/${enc(id)}/enable`), fields)));
 user
   .command("reset-password")
   .argument("<id>")
   .option("--password-stdin", "read the new password from standard input (a random one is chosen and shown once otherwise)")
   .description("set a new password; the user's earlier authorizations are revoked")
-  .action(run(async (o, id) => withPassword(o, await api("POST", `/users/${enc(id)}/password`, o.passwordStdin ? { password: await readStdin() } : {}))));
+  .action(
+    run(async (o, id) =>
+      withPassword(o, await api("POST", `/users/${enc(id)}/password`, o.passwordStdin ? { password: await readStdin() } : {})),
+    ),
+  );
 
 // --- connector clients ----------------------------------------------------------------------------
-const connectorColumns = [["CLIENT ID", (c) => c.clientId], ["NAME", (c) => c.name], ["PUBLIC", (c) => (c.public === null ? "-" : c.public ? "yes" : "no")], ["ALLOWED REDIRECT URIS", (c) => c.allowedRedirectUris]];
+const connectorColumns = [
+  ["CLIENT ID", (c) => c.clientId],
+  ["NAME", (c) => c.name],
+  ["PUBLIC", (c) => (c.public === null ? "-" : c.public ? "yes" : "no")],
+  ["ALLOWED REDIRECT URIS", (c) => c.allowedRedirectUris],
+];
 const connector = program.command("connector-client").description("OAuth clients of the assistant connector flow");
-connector.command("list").description("list connector clients").action(run(async (o) => output(o, await api("GET", "/connector-clients"), (d) => table(d.connectorClients, connectorColumns))));
-connector.command("show").argument("<clientId>").description("show one client").action(run(async (o, id) => output(o, await api("GET", `/connector-clients/${enc(id)}`), fields)));
+connector
+  .command("list")
+  .description("list connector clients")
+  .action(run(async (o) => output(o, await api("GET", "/connector-clients"), (d) => table(d.connectorClients, connectorColumns))));
+connector
+  .command("show")
+  .argument("<clientId>")
+  .description("show one client")
+  .action(run(async (o, id) => output(o, await api("GET", `/connector-clients/${enc(id)}`), fields)));
 connector
   .command("create")
   .requiredOption("--name <name>", "the name users see on the consent page")
   .requiredOption("--redirect-uri <uris...>", "its callback URLs (https, or http on loopback)")
   .option("--confidential", "issue a client secret (shown once) instead of a public PKCE client")
   .description("register a client; its redirect URIs are allowed for it")
-  .action(run(async (o) => {
-    const created = await api("POST", "/connector-clients", { name: o.name, redirectUris: o.redirectUri, confidential: Boolean(o.confidential) });
-    output(o, created, fields);
-    if (created.clientSecret) warnShownOnce("client secret");
-  }));
+  .action(
+    run(async (o) => {
+      const created = await api("POST", "/connector-clients", {
+        name: o.name,
+        redirectUris: o.redirectUri,
+        confidential: Boolean(o.confidential),
+      });
+      output(o, created, fields);
+      if (created.clientSecret) warnShownOnce("client secret");
+    }),
+  );
 const redirect = connector.command("redirect-uri").description("redirect URIs the operator allows for one client");
-redirect.command("add").argument("<clientId>").argument("<uri>").description("allow a redirect URI").action(run(async (o, id, uri) => output(o, await api("POST", `/connector-clients/${enc(id)}/redirect-uris`, { redirectUri: uri }), fields)));
-redirect.command("remove").argument("<clientId>").argument("<uri>").description("stop allowing a redirect URI").action(run(async (o, id, uri) => output(o, await api("DELETE", `/connector-clients/${enc(id)}/redirect-uris?redirectUri=${enc(uri)}`), fields)));
-connector.command("delete").argument("<clientId>").description("delete a client: its tokens stop within 5 s, its sessions end").action(run(async (o, id) => {
-  await api("DELETE", `/connector-clients/${enc(id)}`);
-  output(o, { deleted: id }, () => `Deleted connector client ${id}.`);
-}));
+redirect
+  .command("add")
+  .argument("<clientId>")
+  .argument("<uri>")
+  .description("allow a redirect URI")
+  .action(
+    run(async (o, id, uri) => output(o, await api("POST", `/connector-clients/${enc(id)}/redirect-uris`, { redirectUri: uri }), fields)),
+  );
+redirect
+  .command("remove")
+  .argument("<clientId>")
+  .argument("<uri>")
+  .description("stop allowing a redirect URI")
+  .action(
+    run(async (o, id, uri) =>
+      output(o, await api("DELETE", `/connector-clients/${enc(id)}/redirect-uris?redirectUri=${enc(uri)}`), fields),
+    ),
+  );
+connector
+  .command("delete")
+  .argument("<clientId>")
+  .description("delete a client: its tokens stop within 5 s, its sessions end")
+  .action(
+    run(async (o, id) => {
+      await api("DELETE", `/connector-clients/${enc(id)}`);
+      output(o, { deleted: id }, () => `Deleted connector client ${id}.`);
+    }),
+  );
 
 // --- content ----------------------------------------------------------------------------------------
 const formatOption = () => new Option("--format <format>", "file format (default: from the file name)").choices(["ndjson", "json"]);
 const progressBar = (label) =>
-  new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  new cliProgress.SingleBar(
+    { format: `${label} [{bar}] {value}/{total}`, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
 
 function describePlan(plan, heading) {
   const { entities, faqs } = plan.summary;
-  const ids = (label, list) => (list.length === 0 ? [] : [`${label}: ${list.slice(0, 20).join(", ")}${list.length > 20 ? `, … (${list.length} in all)` : ""}`]);
+  const ids = (label, list) =>
+    list.length === 0 ? [] : [`${label}: ${list.slice(0, 20).join(", ")}${list.length > 20 ? `, … (${list.length} in all)` : ""}`];
   return [
     heading,
     `Entities: ${entities.added} added, ${entities.changed} changed, ${entities.removed} removed, ${entities.unchanged} unchanged`,
@@ -178,74 +355,90 @@ content
   .addOption(formatOption())
   .option("--dry-run", "show what would be added, changed and removed, and apply nothing")
   .description("import a content file: every bad row is reported and nothing is applied; otherwise all of it at once")
-  .addHelpText("after", `
+  .addHelpText(
+    "after",
+    `
 A record: {"id":"HO-AUR-0001","kind":"property","name":"...","brandId":"HO-AUR","propertyId":123456,"faqs":[{"category":"...","question":"...","answer":"..."}]}
 A brand in the file brings its whole roster: its stored properties missing from the file are removed.
-An entity's FAQs are replaced by the file's list. Importing the same file again changes nothing.`)
-  .action(run(async (o, file) => {
-    const text = await readFile(file, "utf8").catch((error) => {
-      throw new CliError(`cannot read ${file}: ${error.code ?? error.message}`);
-    });
-    const format = detectFormat(file, text, o.format);
-    const unit = format === "ndjson" ? "line" : "record";
-    const { rows, errors: syntaxErrors } = parseContent(text, format);
-    const { id } = await api("POST", "/imports");
-    try {
-      // Every row goes up, even beside unreadable ones, so one run reports every problem of the file.
-      const bar = progressBar("Uploading");
-      bar.start(rows.length, 0);
-      for (const chunk of chunkRows(rows)) {
-        await api("POST", `/imports/${id}/rows`, { rows: chunk });
-        bar.increment(chunk.length);
+An entity's FAQs are replaced by the file's list. Importing the same file again changes nothing.`,
+  )
+  .action(
+    run(async (o, file) => {
+      const text = await readFile(file, "utf8").catch((error) => {
+        throw new CliError(`cannot read ${file}: ${error.code ?? error.message}`);
+      });
+      const format = detectFormat(file, text, o.format);
+      const unit = format === "ndjson" ? "line" : "record";
+      const { rows, errors: syntaxErrors } = parseContent(text, format);
+      const { id } = await api("POST", "/imports");
+      try {
+        // Every row goes up, even beside unreadable ones, so one run reports every problem of the file.
+        const bar = progressBar("Uploading");
+        bar.start(rows.length, 0);
+        for (const chunk of chunkRows(rows)) {
+          await api("POST", `/imports/${id}/rows`, { rows: chunk });
+          bar.increment(chunk.length);
+        }
+        bar.stop();
+        const plan = await api("POST", `/imports/${id}/plan`);
+        const errors = [...syntaxErrors, ...plan.errors].sort((a, b) => a.line - b.line);
+        if (errors.length > 0) {
+          const count = syntaxErrors.length + plan.errorCount;
+          throw new CliError(
+            `${file}: ${count} ${count === 1 ? "problem" : "problems"}; nothing was applied`,
+            errors.map((e) => ({ ...e, line: undefined, field: `${unit} ${e.line}: ${e.field}` })),
+          );
+        }
+        if (o.dryRun) {
+          output(o, plan, (p) => describePlan(p, `Dry run of ${file} (${p.rows} ${unit}s): nothing was applied.`));
+          return;
+        }
+        const committed = await api("POST", `/imports/${id}/commit`);
+        output(o, committed, (p) => `${describePlan(p, `Imported ${file} (${p.rows} ${unit}s).`)}\nContent version: ${p.contentVersion}`);
+      } finally {
+        // A committed import is gone already; anything else is discarded.
+        await api("DELETE", `/imports/${id}`).catch(() => {});
       }
-      bar.stop();
-      const plan = await api("POST", `/imports/${id}/plan`);
-      const errors = [...syntaxErrors, ...plan.errors].sort((a, b) => a.line - b.line);
-      if (errors.length > 0) {
-        const count = syntaxErrors.length + plan.errorCount;
-        throw new CliError(`${file}: ${count} ${count === 1 ? "problem" : "problems"}; nothing was applied`, errors.map((e) => ({ ...e, line: undefined, field: `${unit} ${e.line}: ${e.field}` })));
-      }
-      if (o.dryRun) {
-        output(o, plan, (p) => describePlan(p, `Dry run of ${file} (${p.rows} ${unit}s): nothing was applied.`));
-        return;
-      }
-      const committed = await api("POST", `/imports/${id}/commit`);
-      output(o, committed, (p) => `${describePlan(p, `Imported ${file} (${p.rows} ${unit}s).`)}\nContent version: ${p.contentVersion}`);
-    } finally {
-      // A committed import is gone already; anything else is discarded.
-      await api("DELETE", `/imports/${id}`).catch(() => {});
-    }
-  }));
+    }),
+  );
 content
   .command("export")
   .argument("<file>", "where to write, or - for standard output")
   .addOption(formatOption())
   .description("export all content in the import format (the operator's backup; importing it changes nothing)")
-  .action(run(async (o, file) => {
-    const format = o.format ?? detectFormat(file, "", undefined);
-    const records = [];
-    const bar = file === "-" ? null : progressBar("Exporting");
-    bar?.start(0, 0);
-    for (let after = ""; ; ) {
-      const page = await api("GET", `/content/export?limit=500&after=${enc(after)}`);
-      records.push(...page.records);
-      bar?.setTotal(records.length);
-      bar?.update(records.length);
-      if (!page.next) break;
-      after = page.next;
-    }
-    bar?.stop();
-    const text = serializeContent(records, format);
-    if (file === "-") process.stdout.write(text);
-    else {
-      await writeFile(file, text);
-      console.error(`Exported ${records.length} records to ${file} (${format}).`);
-    }
-  }));
-content.command("remove").argument("<entityId>").description("remove an entity with its FAQs (a brand with its properties)").action(run(async (o, entityId) => {
-  await api("DELETE", `/content/entities/${enc(entityId)}`);
-  output(o, { removed: entityId }, () => `Removed ${entityId}.`);
-}));
+  .action(
+    run(async (o, file) => {
+      const format = o.format ?? detectFormat(file, "", undefined);
+      const records = [];
+      const bar = file === "-" ? null : progressBar("Exporting");
+      bar?.start(0, 0);
+      for (let after = ""; ;) {
+        const page = await api("GET", `/content/export?limit=500&after=${enc(after)}`);
+        records.push(...page.records);
+        bar?.setTotal(records.length);
+        bar?.update(records.length);
+        if (!page.next) break;
+        after = page.next;
+      }
+      bar?.stop();
+      const text = serializeContent(records, format);
+      if (file === "-") process.stdout.write(text);
+      else {
+        await writeFile(file, text);
+        console.error(`Exported ${records.length} records to ${file} (${format}).`);
+      }
+    }),
+  );
+content
+  .command("remove")
+  .argument("<entityId>")
+  .description("remove an entity with its FAQs (a brand with its properties)")
+  .action(
+    run(async (o, entityId) => {
+      await api("DELETE", `/content/entities/${enc(entityId)}`);
+      output(o, { removed: entityId }, () => `Removed ${entityId}.`);
+    }),
+  );
 
 // --- audit, realm, API description --------------------------------------------------------------
 program
@@ -253,11 +446,29 @@ program
   .option("--target <target>", "only changes to this ID")
   .option("--limit <n>", "how many (default 50)", positiveInt)
   .description("recent changes made through the operator API")
-  .action(run(async (o) => {
-    const query = new URLSearchParams({ ...(o.target ? { target: o.target } : {}), ...(o.limit ? { limit: String(o.limit) } : {}) });
-    output(o, await api("GET", `/audit?${query}`), (d) => table(d.entries, [["ID", (e) => e.id], ["AT", (e) => e.at], ["ACTOR", (e) => e.actor], ["ACTION", (e) => e.action], ["TARGET", (e) => e.target]]));
-  }));
-program.command("signing-key").description("the realm's token signing key").command("rotate").description("sign with a new key; the old one stays published until its tokens expire").action(run(async (o) => output(o, await api("POST", "/signing-keys/rotate"), fields)));
-program.command("openapi").description("print the operator API's OpenAPI 3.1 document").action(run(async () => console.log(JSON.stringify(await api("GET", "/openapi.json"), null, 2))));
+  .action(
+    run(async (o) => {
+      const query = new URLSearchParams({ ...(o.target ? { target: o.target } : {}), ...(o.limit ? { limit: String(o.limit) } : {}) });
+      output(o, await api("GET", `/audit?${query}`), (d) =>
+        table(d.entries, [
+          ["ID", (e) => e.id],
+          ["AT", (e) => e.at],
+          ["ACTOR", (e) => e.actor],
+          ["ACTION", (e) => e.action],
+          ["TARGET", (e) => e.target],
+        ]),
+      );
+    }),
+  );
+program
+  .command("signing-key")
+  .description("the realm's token signing key")
+  .command("rotate")
+  .description("sign with a new key; the old one stays published until its tokens expire")
+  .action(run(async (o) => output(o, await api("POST", "/signing-keys/rotate"), fields)));
+program
+  .command("openapi")
+  .description("print the operator API's OpenAPI 3.1 document")
+  .action(run(async () => console.log(JSON.stringify(await api("GET", "/openapi.json"), null, 2))));
 
 await program.parseAsync(process.argv);

@@ -53,7 +53,8 @@ async function throughputAndLatency() {
     // Each request names an entity/flag combination not requested before, so every one is built from D1.
     const flags = ["", "?includeCategory=true", "?includePropertyId=true", "?includePropertyId=1&includeCategory=1"];
     const uncachedPaths = [];
-    for (const q of flags) for (let n = 1; n <= 1200; n++) uncachedPaths.push(`/api/v3/content/HO-BOR-${String(n).padStart(4, "0")}/faq.json${q}`);
+    for (const q of flags)
+      for (let n = 1; n <= 1200; n++) uncachedPaths.push(`/api/v3/content/HO-BOR-${String(n).padStart(4, "0")}/faq.json${q}`);
     let next = 0;
     const uncachedStart = Date.now();
     const uncached = await new Promise((resolve, reject) =>
@@ -88,15 +89,21 @@ async function throughputAndLatency() {
 
     const bareAfter = await measure("bare worker (after)", { url: `${bare.origin}/` });
     const baseline = (bareBefore.rps + bareAfter.rps) / 2;
-    console.log(`\nContent API throughput, ${connections} connections, ${duration} s per scenario (bare worker: ${bareBefore.rps.toFixed(0)} and ${bareAfter.rps.toFixed(0)} req/s before and after)\n`);
+    console.log(
+      `\nContent API throughput, ${connections} connections, ${duration} s per scenario (bare worker: ${bareBefore.rps.toFixed(0)} and ${bareAfter.rps.toFixed(0)} req/s before and after)\n`,
+    );
     console.log("| Scenario | req/s | vs bare worker | p50 ms | p99 ms |");
     console.log("|---|---:|---:|---:|---:|");
     for (const row of [{ ...bareBefore, name: "bare worker (mean of before/after)", rps: baseline }, ...rows]) {
       console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${(row.rps / baseline).toFixed(2)} | ${row.p50} | ${row.p99} |`);
     }
 
-    console.log(`\nRound-trip latency, one request at a time, the scenarios taking turns, ${samples} samples each after ${samples / 10} warm-up rounds\n`);
-    console.log("| MCP request | p50 ms | p99 ms | bytes | content GET of similar size (cache hit) | p50 ms | p99 ms | bytes | p50 ratio |");
+    console.log(
+      `\nRound-trip latency, one request at a time, the scenarios taking turns, ${samples} samples each after ${samples / 10} warm-up rounds\n`,
+    );
+    console.log(
+      "| MCP request | p50 ms | p99 ms | bytes | content GET of similar size (cache hit) | p50 ms | p99 ms | bytes | p50 ratio |",
+    );
     console.log("|---|---:|---:|---:|---|---:|---:|---:|---:|");
     for (const [mcp, content] of await mcpLatencies(dev.origin)) {
       console.log(
@@ -147,16 +154,29 @@ async function mcpClient(origin, clientId, secret) {
     ...(session ? { "mcp-session-id": session, "MCP-Protocol-Version": "2025-03-26" } : {}),
   });
   const ping = () =>
-    fetch(`${origin}/v1/sse`, { method: "POST", headers: headers(session), body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }) });
+    fetch(`${origin}/v1/sse`, {
+      method: "POST",
+      headers: headers(session),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }),
+    });
   const initialize = () =>
     fetch(`${origin}/v1/sse`, {
       method: "POST",
       headers: headers(),
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+      }),
     });
   const session = (await initialize()).headers.get("mcp-session-id");
   const tool = (name, args) => () =>
-    fetch(`${origin}/v1/sse`, { method: "POST", headers: headers(session), body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }) });
+    fetch(`${origin}/v1/sse`, {
+      method: "POST",
+      headers: headers(session),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
+    });
   return { initialize, ping, tool };
 }
 
@@ -166,12 +186,39 @@ async function mcpLatencies(origin) {
   const boreal = await mcpClient(origin, "boreal-assistant", "boreal-secret");
   const content = (path) => () => fetch(`${origin}${path}`, { headers: KEY });
   const pairs = [
-    [{ name: "initialize", send: aurora.initialize }, { name: "FAQ feed HO-AUR-0002", send: content("/api/v3/content/HO-AUR-0002/faq.json") }],
-    [{ name: "ping (the session and the SDK, no tool)", send: aurora.ping }, { name: "FAQ feed HO-AUR-0003", send: content("/api/v3/content/HO-AUR-0003/faq.json") }],
-    [{ name: "service_list_entities (50 of org-aurora)", send: aurora.tool("service_list_entities", { limit: 50 }) }, { name: "roster HO-AUR", send: content("/api/v3/content/HO-AUR/properties") }],
-    [{ name: "service_query (HO-AUR-0001, ranked by question)", send: aurora.tool("service_query", { entity: "HO-AUR-0001", question: "is there parking" }) }, { name: "FAQ feed HO-AUR-0001", send: content("/api/v3/content/HO-AUR-0001/faq.json") }],
-    [{ name: "service_search_documents (org-aurora)", send: aurora.tool("service_search_documents", { query: "are pets allowed" }) }, { name: "FAQ feed HO-AUR-0001 with categories", send: content("/api/v3/content/HO-AUR-0001/faq.json?includeCategory=1&includePropertyId=1") }],
-    [{ name: "service_search_documents (HO-BOR's 10,000 FAQs, 50 results)", send: boreal.tool("service_search_documents", { query: "parking breakfast pets", limit: 50 }) }, { name: "roster HO-AUR", send: content("/api/v3/content/HO-AUR/properties") }],
+    [
+      { name: "initialize", send: aurora.initialize },
+      { name: "FAQ feed HO-AUR-0002", send: content("/api/v3/content/HO-AUR-0002/faq.json") },
+    ],
+    [
+      { name: "ping (the session and the SDK, no tool)", send: aurora.ping },
+      { name: "FAQ feed HO-AUR-0003", send: content("/api/v3/content/HO-AUR-0003/faq.json") },
+    ],
+    [
+      { name: "service_list_entities (50 of org-aurora)", send: aurora.tool("service_list_entities", { limit: 50 }) },
+      { name: "roster HO-AUR", send: content("/api/v3/content/HO-AUR/properties") },
+    ],
+    [
+      {
+        name: "service_query (HO-AUR-0001, ranked by question)",
+        send: aurora.tool("service_query", { entity: "HO-AUR-0001", question: "is there parking" }),
+      },
+      { name: "FAQ feed HO-AUR-0001", send: content("/api/v3/content/HO-AUR-0001/faq.json") },
+    ],
+    [
+      { name: "service_search_documents (org-aurora)", send: aurora.tool("service_search_documents", { query: "are pets allowed" }) },
+      {
+        name: "FAQ feed HO-AUR-0001 with categories",
+        send: content("/api/v3/content/HO-AUR-0001/faq.json?includeCategory=1&includePropertyId=1"),
+      },
+    ],
+    [
+      {
+        name: "service_search_documents (HO-BOR's 10,000 FAQs, 50 results)",
+        send: boreal.tool("service_search_documents", { query: "parking breakfast pets", limit: 50 }),
+      },
+      { name: "roster HO-AUR", send: content("/api/v3/content/HO-AUR/properties") },
+    ],
   ];
   const measured = await latencies(pairs.flat());
   return pairs.map((_, i) => [measured[2 * i], measured[2 * i + 1]]);
@@ -197,7 +244,10 @@ async function scaleBench() {
         const client = await mcpClient(dev.origin, SCALE_CLIENT.id, SCALE_CLIENT.secret);
         const [search, query] = await latencies([
           { name: "search", send: client.tool("service_search_documents", { query: "parking breakfast pets", limit: 10 }) },
-          { name: "query", send: client.tool("service_query", { entity: SCOPED_PROPERTY, question: "is there parking for breakfast", limit: 10 }) },
+          {
+            name: "query",
+            send: client.tool("service_query", { entity: SCOPED_PROPERTY, question: "is there parking for breakfast", limit: 10 }),
+          },
         ]);
         rows.push({ size, built, search, query });
       } finally {
@@ -211,7 +261,9 @@ async function scaleBench() {
   console.log("| FAQs in the catalogue | built in s | search p50 ms | search p95 ms | ranked query p50 ms | ranked query p95 ms |");
   console.log("|---:|---:|---:|---:|---:|---:|");
   for (const { size, built, search, query } of rows) {
-    console.log(`| ${size.toLocaleString("en")} | ${built.toFixed(0)} | ${search.p50.toFixed(1)} | ${search.p95.toFixed(1)} | ${query.p50.toFixed(1)} | ${query.p95.toFixed(1)} |`);
+    console.log(
+      `| ${size.toLocaleString("en")} | ${built.toFixed(0)} | ${search.p50.toFixed(1)} | ${search.p95.toFixed(1)} | ${query.p50.toFixed(1)} | ${query.p95.toFixed(1)} |`,
+    );
   }
   const [first, last] = [rows[0], rows[rows.length - 1]];
   console.log(

@@ -13,7 +13,11 @@ const bin = join(root, "node_modules", ".bin");
 // Wrangler needs Node 22: the node@22 devDependency in node_modules/.bin comes first for every child.
 const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" };
 const { values } = parseArgs({
-  options: { port: { type: "string", default: "8787" }, "persist-to": { type: "string" }, var: { type: "string", multiple: true, default: [] } },
+  options: {
+    port: { type: "string", default: "8787" },
+    "persist-to": { type: "string" },
+    var: { type: "string", multiple: true, default: [] },
+  },
 });
 const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : [];
 const origin = `http://localhost:${values.port}`;
@@ -32,11 +36,20 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 const server = spawn(
   join(bin, "wrangler"),
   [
-    "dev", "--port", values.port, "--ip", "127.0.0.1", "--show-interactive-dev-session=false",
-    "--var", "ENVIRONMENT:development", "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+    "dev",
+    "--port",
+    values.port,
+    "--ip",
+    "127.0.0.1",
+    "--show-interactive-dev-session=false",
+    "--var",
+    "ENVIRONMENT:development",
+    "--var",
+    `ADMIN_TOKEN:${ADMIN_TOKEN}`,
     // One public origin for every surface, so a token fetched at 127.0.0.1 also verifies at localhost.
     ...["BASE_URL", "AUTH_URL", "API_URL"].flatMap((name) => ["--var", `${name}:${origin}`]),
-    ...values.var.flatMap((v) => ["--var", v]), ...persist,
+    ...values.var.flatMap((v) => ["--var", v]),
+    ...persist,
   ],
   { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] },
 );

@@ -15,7 +15,10 @@ import { surfaceError } from "./surface-error";
 /** One Worker, every surface, routed by path (DESIGN §1). */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", refusePlainHttp((path) => surfaceError(path, 403, "Plain HTTP is not accepted; use HTTPS.")));
+  app.use(
+    "*",
+    refusePlainHttp((path) => surfaceError(path, 403, "Plain HTTP is not accepted; use HTTPS.")),
+  );
   app.route("/", healthRoutes);
   app.route("/", contentApi());
   app.route("/", identityRoutes);

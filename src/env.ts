@@ -57,7 +57,10 @@ export function intVar(value: string | undefined, fallback: number): number {
 
 /** A comma-separated list var as its trimmed, non-empty members. */
 export const listVar = (value: string | undefined): string[] =>
-  (value ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+  (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** Absolute origin of a surface: the configured URL, else the origin the request came in on. */
 export function surfaceOrigin(configured: string | undefined, requestUrl: string): string {

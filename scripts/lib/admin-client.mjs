@@ -43,7 +43,11 @@ export function table(rows, columns) {
   const cells = rows.map((row) => columns.map(([, value]) => format(value(row))));
   const headings = columns.map(([heading]) => heading);
   const widths = headings.map((heading, i) => Math.max(heading.length, ...cells.map((row) => row[i].length)));
-  const line = (values) => values.map((value, i) => value.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (values) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(headings), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 }
 
@@ -75,5 +79,7 @@ export function warnShownOnce(what) {
 export async function readStdin() {
   const chunks = [];
   for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }

@@ -34,7 +34,8 @@ export function parseContent(text, format) {
   } catch (error) {
     return { rows, errors: [{ line: 1, field: "(json)", message: `the file is not JSON: ${error.message}` }] };
   }
-  if (!Array.isArray(parsed)) return { rows, errors: [{ line: 1, field: "(json)", message: "a JSON content file is an array of records" }] };
+  if (!Array.isArray(parsed))
+    return { rows, errors: [{ line: 1, field: "(json)", message: "a JSON content file is an array of records" }] };
   return { rows: parsed.map((record, index) => ({ line: index + 1, record })), errors };
 }
 

@@ -19,7 +19,8 @@ const QUESTION_WORDS = 8;
 const ANSWER_WORDS = 16;
 
 /** The word at `position` of FAQ `n`: a multiplicative hash per position, so each word follows its own pattern. */
-const word = (position) => `(SELECT w FROM vocabulary WHERE k = ((n + 1) * ${1_000_003 + 7919 * position}) % 999983 % ${VOCABULARY.length})`;
+const word = (position) =>
+  `(SELECT w FROM vocabulary WHERE k = ((n + 1) * ${1_000_003 + 7919 * position}) % 999983 % ${VOCABULARY.length})`;
 const sentence = (count, offset) => Array.from({ length: count }, (_, i) => word(i + offset)).join(" || ' ' || ");
 
 /** The SQL that fills a migrated, empty database with `faqs` FAQs (a multiple of 1,000). */

@@ -21,7 +21,9 @@ export function wrangler(args) {
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
-    child.once("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited with ${code}:\n${output}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited with ${code}:\n${output}`)),
+    );
   });
 }
 
@@ -88,7 +90,19 @@ async function startProcess(command, args, readyText, timeoutMs) {
 export async function startDevServer({ timeoutMs = 180_000, vars = {}, state = freshState() } = {}) {
   const port = await freePort();
   const removeState = () => rmSync(state, { recursive: true, force: true });
-  const proc = await startProcess(process.execPath, [join(ROOT, "scripts", "dev.mjs"), "--port", String(port), "--persist-to", state, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])], "Demo fixture:", timeoutMs).catch((error) => {
+  const proc = await startProcess(
+    process.execPath,
+    [
+      join(ROOT, "scripts", "dev.mjs"),
+      "--port",
+      String(port),
+      "--persist-to",
+      state,
+      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ],
+    "Demo fixture:",
+    timeoutMs,
+  ).catch((error) => {
     removeState();
     throw error;
   });
@@ -108,7 +122,16 @@ export async function startBareWorker({ timeoutMs = 120_000 } = {}) {
   const port = await freePort();
   const proc = await startProcess(
     join(BIN, "wrangler"),
-    ["dev", "--config", join(ROOT, "bench", "bare", "wrangler.toml"), "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"],
+    [
+      "dev",
+      "--config",
+      join(ROOT, "bench", "bare", "wrangler.toml"),
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--show-interactive-dev-session=false",
+    ],
     "Ready on",
     timeoutMs,
   );

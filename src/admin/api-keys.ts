@@ -34,7 +34,13 @@ const ApiKeyCreate = z.strictObject({
     .openapi({ description: "When the key stops working; never when omitted." }),
 });
 const ApiKeyList = z.object({ apiKeys: z.array(ApiKey) });
-const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 
 type KeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
 const view = (row: KeyRow) => ({
@@ -51,14 +57,31 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
   const stored = itemsOf("API key", { params: IdParam }, async (c, { params: { id } }) => (await listApiKeys(c.env.DB, id))[0]);
 
   operation(
-    { method: "get", path: "/api-keys", summary: "List content API keys (never the keys themselves)", description: "Newest first.", schema: ApiKeyList },
+    {
+      method: "get",
+      path: "/api-keys",
+      summary: "List content API keys (never the keys themselves)",
+      description: "Newest first.",
+      schema: ApiKeyList,
+    },
     async (c) => ({ apiKeys: (await listApiKeys(c.env.DB)).map(view) }),
   );
 
-  operation({ method: "get", path: "/api-keys/{id}", params: IdParam, summary: "One API key", description: "The key's record.", schema: ApiKey }, stored((_, row) => view(row)));
+  operation(
+    { method: "get", path: "/api-keys/{id}", params: IdParam, summary: "One API key", description: "The key's record.", schema: ApiKey },
+    stored((_, row) => view(row)),
+  );
 
   operation(
-    { method: "post", path: "/api-keys", body: ApiKeyCreate, status: 201, summary: "Issue an API key for a partner; the key is shown once", description: "Issued.", schema: ApiKeyWithSecret },
+    {
+      method: "post",
+      path: "/api-keys",
+      body: ApiKeyCreate,
+      status: 201,
+      summary: "Issue an API key for a partner; the key is shown once",
+      description: "Issued.",
+      schema: ApiKeyWithSecret,
+    },
     async (c, { body: input }) => {
       // 256 random bits; the prefix lets a leaked key be recognized in logs and secret scanners.
       const key = `hck_${randomSecret()}`;
@@ -80,7 +103,14 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "post", path: "/api-keys/{id}/revoke", params: IdParam, summary: "Revoke an API key", description: "Revoked.", schema: ApiKey },
+    {
+      method: "post",
+      path: "/api-keys/{id}/revoke",
+      params: IdParam,
+      summary: "Revoke an API key",
+      description: "Revoked.",
+      schema: ApiKey,
+    },
     stored(async (c, row) => {
       if (row.revoked_at !== null) return adminError(c, 409, `API key ${row.id} was already revoked at ${row.revoked_at}.`);
       const at = new Date().toISOString();

@@ -26,9 +26,14 @@ const ConnectorClient = z
   .object({
     clientId: z.string(),
     name: z.string().nullable(),
-    public: z.boolean().nullable().openapi({ description: "No client secret (PKCE only); null for a client known only by its metadata document." }),
+    public: z
+      .boolean()
+      .nullable()
+      .openapi({ description: "No client secret (PKCE only); null for a client known only by its metadata document." }),
     redirectUris: z.array(z.string()).openapi({ description: "What the client registered." }),
-    allowedRedirectUris: z.array(z.string()).openapi({ description: "What the operator allowed for this client, besides ALLOWED_REDIRECT_URIS." }),
+    allowedRedirectUris: z
+      .array(z.string())
+      .openapi({ description: "What the operator allowed for this client, besides ALLOWED_REDIRECT_URIS." }),
     registeredAt: z.string().nullable(),
   })
   .openapi("ConnectorClient");
@@ -38,19 +43,36 @@ const ConnectorClientWithSecret = ConnectorClient.extend({
 
 const ConnectorClientList = z.object({ connectorClients: z.array(ConnectorClient) });
 
-const RedirectUri = z.string().max(2048).superRefine((uri, ctx) => {
-  const problem = redirectUriProblem(uri);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
+const RedirectUri = z
+  .string()
+  .max(2048)
+  .superRefine((uri, ctx) => {
+    const problem = redirectUriProblem(uri);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 const ConnectorClientCreate = z.strictObject({
   name: z.string().trim().min(1).max(200),
   redirectUris: z.array(RedirectUri).min(1).max(20),
-  confidential: z.boolean().default(false).openapi({ description: "Issue a client secret (client_secret_basic) instead of a public client." }),
+  confidential: z
+    .boolean()
+    .default(false)
+    .openapi({ description: "Issue a client secret (client_secret_basic) instead of a public client." }),
 });
 const RedirectUriBody = z.strictObject({ redirectUri: RedirectUri });
-const IdParam = z.object({ clientId: z.string().min(1).max(2048).openapi({ param: { name: "clientId", in: "path" }, description: "URL-encoded; a metadata-document client's ID is its URL." }) });
-const UriQuery = z.object({ redirectUri: z.string().min(1).max(2048).openapi({ param: { name: "redirectUri", in: "query" } }) });
-
+const IdParam = z.object({
+  clientId: z
+    .string()
+    .min(1)
+    .max(2048)
+    .openapi({ param: { name: "clientId", in: "path" }, description: "URL-encoded; a metadata-document client's ID is its URL." }),
+});
+const UriQuery = z.object({
+  redirectUri: z
+    .string()
+    .min(1)
+    .max(2048)
+    .openapi({ param: { name: "redirectUri", in: "query" } }),
+});
 
 function view(clientId: string, info: ClientInfo | null, allowed: string[]) {
   return {
@@ -79,11 +101,17 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   const stored = itemsOf("connector client", { params: IdParam }, (c, { params }) => load(c.env, c.req.url, params.clientId));
 
   operation(
-    { method: "get", path: "/connector-clients", summary: "List the connector flow's OAuth clients", description: "Clients by ID.", schema: ConnectorClientList },
+    {
+      method: "get",
+      path: "/connector-clients",
+      summary: "List the connector flow's OAuth clients",
+      description: "Clients by ID.",
+      schema: ConnectorClientList,
+    },
     async (c) => {
       const oauth = oauthHelpers(c.env, c.req.url);
       const stored: ClientInfo[] = [];
-      for (let cursor: string | undefined; ; ) {
+      for (let cursor: string | undefined; ;) {
         const page = await oauth.listClients({ limit: 1000, cursor });
         stored.push(...page.items);
         if (!page.cursor) break;
@@ -97,12 +125,27 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "get", path: "/connector-clients/{clientId}", params: IdParam, summary: "One connector client", description: "The client.", schema: ConnectorClient },
+    {
+      method: "get",
+      path: "/connector-clients/{clientId}",
+      params: IdParam,
+      summary: "One connector client",
+      description: "The client.",
+      schema: ConnectorClient,
+    },
     stored((_, client) => view(client.clientId, client.info, client.allowed)),
   );
 
   operation(
-    { method: "post", path: "/connector-clients", body: ConnectorClientCreate, status: 201, summary: "Register a connector client with its redirect URIs (all allowed for it)", description: "Registered.", schema: ConnectorClientWithSecret },
+    {
+      method: "post",
+      path: "/connector-clients",
+      body: ConnectorClientCreate,
+      status: 201,
+      summary: "Register a connector client with its redirect URIs (all allowed for it)",
+      description: "Registered.",
+      schema: ConnectorClientWithSecret,
+    },
     async (c, { body: input }) => {
       const created = await oauthHelpers(c.env, c.req.url).createClient({
         clientName: input.name,
@@ -122,7 +165,15 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "post", path: "/connector-clients/{clientId}/redirect-uris", params: IdParam, body: RedirectUriBody, summary: "Allow one more redirect URI for a client", description: "The client.", schema: ConnectorClient },
+    {
+      method: "post",
+      path: "/connector-clients/{clientId}/redirect-uris",
+      params: IdParam,
+      body: RedirectUriBody,
+      summary: "Allow one more redirect URI for a client",
+      description: "The client.",
+      schema: ConnectorClient,
+    },
     async (c, { params: { clientId }, body: { redirectUri } }) => {
       const client = await load(c.env, c.req.url, clientId);
       // A metadata-document client may be allowed a URI before it ever authorized.
@@ -142,19 +193,44 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "delete", path: "/connector-clients/{clientId}/redirect-uris", params: IdParam, query: UriQuery, summary: "Stop allowing a redirect URI for a client", description: "The client.", schema: ConnectorClient },
+    {
+      method: "delete",
+      path: "/connector-clients/{clientId}/redirect-uris",
+      params: IdParam,
+      query: UriQuery,
+      summary: "Stop allowing a redirect URI for a client",
+      description: "The client.",
+      schema: ConnectorClient,
+    },
     async (c, { params: { clientId }, query: { redirectUri } }) => {
       const client = await load(c.env, c.req.url, clientId);
       if (!client?.allowed.includes(redirectUri)) return adminError(c, 404, `${redirectUri} is not allowed for ${clientId}.`);
-      await c.env.DB.batch([deleteClientRedirectUri(c.env.DB, clientId, redirectUri), audit(c, "connector_client.redirect_uri.remove", clientId, { redirectUri })]);
-      return view(clientId, client.info, client.allowed.filter((uri) => uri !== redirectUri));
+      await c.env.DB.batch([
+        deleteClientRedirectUri(c.env.DB, clientId, redirectUri),
+        audit(c, "connector_client.redirect_uri.remove", clientId, { redirectUri }),
+      ]);
+      return view(
+        clientId,
+        client.info,
+        client.allowed.filter((uri) => uri !== redirectUri),
+      );
     },
   );
 
   operation(
-    { method: "delete", path: "/connector-clients/{clientId}", params: IdParam, summary: "Delete a client: its tokens stop working within 5 s and its sessions end", description: "Deleted." },
+    {
+      method: "delete",
+      path: "/connector-clients/{clientId}",
+      params: IdParam,
+      summary: "Delete a client: its tokens stop working within 5 s and its sessions end",
+      description: "Deleted.",
+    },
     stored(async (c, { clientId }) => {
-      await c.env.DB.batch([revokeClientGrants(c.env.DB, clientId, new Date().toISOString()), deleteClientRedirectUris(c.env.DB, clientId), audit(c, "connector_client.delete", clientId)]);
+      await c.env.DB.batch([
+        revokeClientGrants(c.env.DB, clientId, new Date().toISOString()),
+        deleteClientRedirectUris(c.env.DB, clientId),
+        audit(c, "connector_client.delete", clientId),
+      ]);
       await removeProviderClient(c.env, c.req.url, clientId);
     }),
   );

@@ -5,7 +5,15 @@ import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/rec
 import { forgetContentVersion } from "../catalogue/snapshot";
 import { randomId } from "../crypto/random";
 import { contentVersionStatement, readContentVersion, type ContentVersion } from "../storage/content-version";
-import { deleteImport, deleteStaleImports, findImport, insertImport, stagedRows, stageRows, type StagedRow } from "../storage/content-imports";
+import {
+  deleteImport,
+  deleteStaleImports,
+  findImport,
+  insertImport,
+  stagedRows,
+  stageRows,
+  type StagedRow,
+} from "../storage/content-imports";
 import { countProperties, deleteEntities, findEntity } from "../storage/entities";
 import { groupByEntity, listEntityFaqPage } from "../storage/faqs";
 import { audit } from "./audit";
@@ -57,11 +65,27 @@ const ExportPage = z
   .object({ records: z.array(ContentRecord), next: z.string().optional().openapi({ description: "Pass as `after` for the next page." }) })
   .openapi("ExportPage");
 
-const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 const EntityParam = z.object({ entityId: SafeId.openapi({ param: { name: "entityId", in: "path" } }) });
 const ExportQuery = z.object({
-  after: z.string().max(128).default("").openapi({ param: { name: "after", in: "query" } }),
-  limit: z.coerce.number().int().min(1).max(1000).default(200).openapi({ param: { name: "limit", in: "query" } }),
+  after: z
+    .string()
+    .max(128)
+    .default("")
+    .openapi({ param: { name: "after", in: "query" } }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(200)
+    .openapi({ param: { name: "limit", in: "query" } }),
 });
 
 const problems = (n: number) => (n === 1 ? "1 problem" : `${n} problems`);
@@ -102,7 +126,14 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
   const staged = itemsOf("import", { params: IdParam }, (c, { params }) => findImport(c.env.DB, params.id));
 
   operation(
-    { method: "post", path: "/imports", status: 201, summary: "Start a content import", description: "An empty import to upload rows to.", schema: ImportStatus },
+    {
+      method: "post",
+      path: "/imports",
+      status: 201,
+      summary: "Start a content import",
+      description: "An empty import to upload rows to.",
+      schema: ImportStatus,
+    },
     async (c) => {
       const id = randomId("import_");
       const now = new Date();
@@ -115,17 +146,35 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "get", path: "/imports/{id}", params: IdParam, summary: "How many rows an import holds, and how many are invalid", description: "The import.", schema: ImportStatus },
+    {
+      method: "get",
+      path: "/imports/{id}",
+      params: IdParam,
+      summary: "How many rows an import holds, and how many are invalid",
+      description: "The import.",
+      schema: ImportStatus,
+    },
     staged((_, found) => ({ id: found.id, createdAt: found.created_at, rows: found.rows, invalid: found.invalid })),
   );
 
   operation(
-    { method: "post", path: "/imports/{id}/rows", params: IdParam, body: RowsUpload, summary: `Upload up to ${MAX_ROWS_PER_REQUEST} rows; each is validated and kept, nothing is applied`, description: "What was received, and the invalid rows by line and field.", schema: RowsAccepted },
+    {
+      method: "post",
+      path: "/imports/{id}/rows",
+      params: IdParam,
+      body: RowsUpload,
+      summary: `Upload up to ${MAX_ROWS_PER_REQUEST} rows; each is validated and kept, nothing is applied`,
+      description: "What was received, and the invalid rows by line and field.",
+      schema: RowsAccepted,
+    },
     staged(async (c, found, { body }) => {
       const invalid: RowError[] = [];
       const rows = body.rows.map(({ line, record }): StagedRow => {
         const text = JSON.stringify(record ?? null);
-        const parsed = text.length > MAX_RECORD_BYTES ? { errors: [{ line, field: "(record)", message: `is larger than ${MAX_RECORD_BYTES} bytes` }] } : parseRecord(line, record);
+        const parsed =
+          text.length > MAX_RECORD_BYTES
+            ? { errors: [{ line, field: "(record)", message: `is larger than ${MAX_RECORD_BYTES} bytes` }] }
+            : parseRecord(line, record);
         if ("errors" in parsed) {
           invalid.push(...parsed.errors);
           // Kept (truncated) only so the plan and commit know the import has a bad row.
@@ -139,17 +188,36 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "post", path: "/imports/{id}/plan", params: IdParam, summary: "What committing would add, change and remove (a dry run)", description: "The plan; `valid` false lists every problem.", schema: ImportPlan },
+    {
+      method: "post",
+      path: "/imports/{id}/plan",
+      params: IdParam,
+      summary: "What committing would add, change and remove (a dry run)",
+      description: "The plan; `valid` false lists every problem.",
+      schema: ImportPlan,
+    },
     staged(async (c, found) => planView(found.id, found.rows, await planOf(c.env.DB, found.id))),
   );
 
   operation(
-    { method: "post", path: "/imports/{id}/commit", params: IdParam, summary: "Apply the import: everything at once, or nothing", description: "Applied; the import is gone.", schema: ImportCommitted },
+    {
+      method: "post",
+      path: "/imports/{id}/commit",
+      params: IdParam,
+      summary: "Apply the import: everything at once, or nothing",
+      description: "Applied; the import is gone.",
+      schema: ImportCommitted,
+    },
     staged(async (c, found) => {
       if (found.rows === 0) return adminError(c, 400, "The import holds no rows; upload some first.");
       const plan = await planOf(c.env.DB, found.id);
       if (plan.errors.length > 0) {
-        return adminError(c, 400, `The import has ${problems(plan.errors.length)}; nothing was applied.`, plan.errors.slice(0, MAX_ERRORS_SHOWN));
+        return adminError(
+          c,
+          400,
+          `The import has ${problems(plan.errors.length)}; nothing was applied.`,
+          plan.errors.slice(0, MAX_ERRORS_SHOWN),
+        );
       }
       const db = c.env.DB;
       const writes = changeStatements(db, plan.changes);
@@ -173,7 +241,14 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "get", path: "/content/export", query: ExportQuery, summary: "Every entity with its FAQs, as import records, by ID", description: "A page of records.", schema: ExportPage },
+    {
+      method: "get",
+      path: "/content/export",
+      query: ExportQuery,
+      summary: "Every entity with its FAQs, as import records, by ID",
+      description: "A page of records.",
+      schema: ExportPage,
+    },
     async (c, { query: { after, limit } }) => {
       const groups = groupByEntity(await listEntityFaqPage(c.env.DB, { afterId: after, limit }));
       const records = groups.map(({ entity, faqs }) => toRecord(entity, faqs));
@@ -183,10 +258,19 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "delete", path: "/content/entities/{entityId}", params: EntityParam, summary: "Remove an entity with its FAQs (a brand with its properties) and from every organization's scope", description: "Removed." },
+    {
+      method: "delete",
+      path: "/content/entities/{entityId}",
+      params: EntityParam,
+      summary: "Remove an entity with its FAQs (a brand with its properties) and from every organization's scope",
+      description: "Removed.",
+    },
     itemsOf("entity", { params: EntityParam }, (c, { params }) => findEntity(c.env.DB, params.entityId))(async (c, entity) => {
       const properties = entity.kind === "brand" ? await countProperties(c.env.DB, entity.id) : 0;
-      await c.env.DB.batch([...deleteEntities(c.env.DB, [entity.id]), audit(c, "content.remove", entity.id, { kind: entity.kind, properties })]);
+      await c.env.DB.batch([
+        ...deleteEntities(c.env.DB, [entity.id]),
+        audit(c, "content.remove", entity.id, { kind: entity.kind, properties }),
+      ]);
       forgetContentVersion();
     }),
   );

@@ -24,7 +24,10 @@ const ClientId = z.string().regex(CLIENT_ID_PATTERN, "must be 1-255 visible ASCI
 const Issuer = z
   .string()
   .min(1)
-  .openapi({ description: "`realm` (the built-in realm) or the external issuer's exact `iss`, which must be OIDC_ISSUER.", example: REALM_ISSUER_KEY });
+  .openapi({
+    description: "`realm` (the built-in realm) or the external issuer's exact `iss`, which must be OIDC_ISSUER.",
+    example: REALM_ISSUER_KEY,
+  });
 
 const IdentityClient = z
   .object({
@@ -50,13 +53,15 @@ const IdentityClientCreate = z
     path: ["clientId"],
     message: "a realm client ID must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit",
   })
-  .refine((input) => input.issuer === REALM_ISSUER_KEY || input.clientId !== undefined, { path: ["clientId"], message: "required for an external issuer" });
+  .refine((input) => input.issuer === REALM_ISSUER_KEY || input.clientId !== undefined, {
+    path: ["clientId"],
+    message: "required for an external issuer",
+  });
 const IdentityClientPatch = z.strictObject({ organizationId: OrganizationId.nullable() });
 const IdParam = z.object({ clientId: ClientId.openapi({ param: { name: "clientId", in: "path" } }) });
 const IssuerQuery = z.object({
   issuer: Issuer.default(REALM_ISSUER_KEY).openapi({ param: { name: "issuer", in: "query" } }),
 });
-
 
 export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   const load = findIdentityClient;
@@ -69,32 +74,60 @@ export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   const organizationExists = async (db: D1Database, id: string | null) => id === null || (await findOrganization(db, id)) !== null;
   // A client of an issuer this deployment does not trust could never get in: refuse it while the operator is looking.
   const untrustedIssuer = (c: Context<AdminEnv>, issuer: string) =>
-    adminError(c, 400, `${issuer} is not a trusted issuer; use ${REALM_ISSUER_KEY}${c.env.OIDC_ISSUER ? ` or ${c.env.OIDC_ISSUER}` : " (OIDC_ISSUER is unset)"}.`, [
-      { field: "issuer", message: "not a trusted issuer" },
-    ]);
+    adminError(
+      c,
+      400,
+      `${issuer} is not a trusted issuer; use ${REALM_ISSUER_KEY}${c.env.OIDC_ISSUER ? ` or ${c.env.OIDC_ISSUER}` : " (OIDC_ISSUER is unset)"}.`,
+      [{ field: "issuer", message: "not a trusted issuer" }],
+    );
   const trusted = (env: AdminEnv["Bindings"], issuer: string) => issuer === REALM_ISSUER_KEY || issuer === env.OIDC_ISSUER;
   const noOrganization = (c: Context<AdminEnv>, id: string | null) =>
     adminError(c, 400, `No organization ${id}.`, [{ field: "organizationId", message: `no organization ${id}` }]);
 
   const operation = operations(app, "Identity clients");
-  const ofIssuer = itemsOf("identity client", { params: IdParam, query: IssuerQuery }, (c, { params, query }) => load(c.env.DB, query.issuer, params.clientId));
+  const ofIssuer = itemsOf("identity client", { params: IdParam, query: IssuerQuery }, (c, { params, query }) =>
+    load(c.env.DB, query.issuer, params.clientId),
+  );
 
   operation(
-    { method: "get", path: "/identity-clients", summary: "List identity clients of every issuer (no secrets)", description: "Clients by issuer and ID.", schema: IdentityClientList },
+    {
+      method: "get",
+      path: "/identity-clients",
+      summary: "List identity clients of every issuer (no secrets)",
+      description: "Clients by issuer and ID.",
+      schema: IdentityClientList,
+    },
     async (c) => ({ identityClients: (await listIdentityClients(c.env.DB)).map(view) }),
   );
 
   operation(
-    { method: "get", path: "/identity-clients/{clientId}", params: IdParam, query: IssuerQuery, summary: "One identity client", description: "The client.", schema: IdentityClient },
+    {
+      method: "get",
+      path: "/identity-clients/{clientId}",
+      params: IdParam,
+      query: IssuerQuery,
+      summary: "One identity client",
+      description: "The client.",
+      schema: IdentityClient,
+    },
     ofIssuer((_, row) => view(row)),
   );
 
   operation(
-    { method: "post", path: "/identity-clients", body: IdentityClientCreate, status: 201, summary: "Create an identity client; a realm client's secret is shown once", description: "Created (a realm client with its secret).", schema: IdentityClientWithSecret },
+    {
+      method: "post",
+      path: "/identity-clients",
+      body: IdentityClientCreate,
+      status: 201,
+      summary: "Create an identity client; a realm client's secret is shown once",
+      description: "Created (a realm client with its secret).",
+      schema: IdentityClientWithSecret,
+    },
     async (c, { body: input }) => {
       if (!trusted(c.env, input.issuer)) return untrustedIssuer(c, input.issuer);
       const clientId = input.clientId ?? randomId("client-");
-      if (await load(c.env.DB, input.issuer, clientId)) return adminError(c, 409, `Identity client ${clientId} of ${input.issuer} already exists.`);
+      if (await load(c.env.DB, input.issuer, clientId))
+        return adminError(c, 409, `Identity client ${clientId} of ${input.issuer} already exists.`);
       if (!(await organizationExists(c.env.DB, input.organizationId))) return noOrganization(c, input.organizationId);
       // External clients authenticate at their own issuer: only the realm's clients get a secret here.
       const clientSecret = input.issuer === REALM_ISSUER_KEY ? randomSecret() : undefined;
@@ -109,12 +142,27 @@ export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
         }),
         audit(c, "identity_client.create", clientId, { issuer: input.issuer, organizationId: input.organizationId }),
       ]);
-      return { issuer: input.issuer, clientId, organizationId: input.organizationId, createdAt, ...(clientSecret === undefined ? {} : { clientSecret }) };
+      return {
+        issuer: input.issuer,
+        clientId,
+        organizationId: input.organizationId,
+        createdAt,
+        ...(clientSecret === undefined ? {} : { clientSecret }),
+      };
     },
   );
 
   operation(
-    { method: "patch", path: "/identity-clients/{clientId}", params: IdParam, query: IssuerQuery, body: IdentityClientPatch, summary: "Move an identity client to another organization (or to none)", description: "Moved.", schema: IdentityClient },
+    {
+      method: "patch",
+      path: "/identity-clients/{clientId}",
+      params: IdParam,
+      query: IssuerQuery,
+      body: IdentityClientPatch,
+      summary: "Move an identity client to another organization (or to none)",
+      description: "Moved.",
+      schema: IdentityClient,
+    },
     ofIssuer(async (c, row, { body: { organizationId } }) => {
       if (!(await organizationExists(c.env.DB, organizationId))) return noOrganization(c, organizationId);
       await c.env.DB.batch([
@@ -126,18 +174,40 @@ export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "post", path: "/identity-clients/{clientId}/secret", params: IdParam, summary: "Rotate a realm client's secret; the old one stops working at once", description: "The new secret, shown once.", schema: IdentityClientWithSecret },
-    itemsOf("realm identity client", { params: IdParam }, (c, { params }) => load(c.env.DB, REALM_ISSUER_KEY, params.clientId))(async (c, row) => {
-      const clientSecret = randomSecret();
-      await c.env.DB.batch([setClientSecret(c.env.DB, row.client_id, await sha256Hex(clientSecret)), audit(c, "identity_client.rotate_secret", row.client_id)]);
-      return { ...view(row), clientSecret };
-    }),
+    {
+      method: "post",
+      path: "/identity-clients/{clientId}/secret",
+      params: IdParam,
+      summary: "Rotate a realm client's secret; the old one stops working at once",
+      description: "The new secret, shown once.",
+      schema: IdentityClientWithSecret,
+    },
+    itemsOf("realm identity client", { params: IdParam }, (c, { params }) => load(c.env.DB, REALM_ISSUER_KEY, params.clientId))(
+      async (c, row) => {
+        const clientSecret = randomSecret();
+        await c.env.DB.batch([
+          setClientSecret(c.env.DB, row.client_id, await sha256Hex(clientSecret)),
+          audit(c, "identity_client.rotate_secret", row.client_id),
+        ]);
+        return { ...view(row), clientSecret };
+      },
+    ),
   );
 
   operation(
-    { method: "delete", path: "/identity-clients/{clientId}", params: IdParam, query: IssuerQuery, summary: "Delete an identity client", description: "Deleted." },
+    {
+      method: "delete",
+      path: "/identity-clients/{clientId}",
+      params: IdParam,
+      query: IssuerQuery,
+      summary: "Delete an identity client",
+      description: "Deleted.",
+    },
     ofIssuer(async (c, row) => {
-      await c.env.DB.batch([deleteIdentityClient(c.env.DB, row.issuer, row.client_id), audit(c, "identity_client.delete", row.client_id, { issuer: row.issuer })]);
+      await c.env.DB.batch([
+        deleteIdentityClient(c.env.DB, row.issuer, row.client_id),
+        audit(c, "identity_client.delete", row.client_id, { issuer: row.issuer }),
+      ]);
     }),
   );
 }

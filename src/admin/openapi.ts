@@ -28,15 +28,19 @@ export const ERRORS = {
   409: error("Conflicts with what is stored: a duplicate, or a state that does not allow it."),
 };
 
-
 /** IDs that go into URLs and logs: letters, digits, `.`, `_`, `-`; no spaces, colons or control characters. */
 export const SafeId = EntityId;
-export const OrganizationId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1-63 lower-case letters, digits or '-'").openapi({ example: "org-aurora" });
+export const OrganizationId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1-63 lower-case letters, digits or '-'")
+  .openapi({ example: "org-aurora" });
 export const Timestamp = z.string().openapi({ description: "ISO 8601 UTC", example: "2026-11-23T10:00:00.000Z" });
 
 /** SPEC's error envelope as a typed JSON response of the route (so the OpenAPI document and the code agree). */
 export function adminError<S extends 400 | 404 | 409 | 413 | 415>(c: Context, status: S, message: string, details?: ErrorDetail[]) {
-  return c.json({ error: { code: ENVELOPE_CODES[status], message, ...(details ? { details } : {}) } }, status, { "Cache-Control": "no-store" });
+  return c.json({ error: { code: ENVELOPE_CODES[status], message, ...(details ? { details } : {}) } }, status, {
+    "Cache-Control": "no-store",
+  });
 }
 
 export const notFound = (c: Context, what: string) => adminError(c, 404, `No ${what}.`);

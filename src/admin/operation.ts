@@ -66,13 +66,16 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
       },
       responses: {
         [status]: spec.schema ? { description: spec.description, content: jsonContent(spec.schema) } : { description: spec.description },
-        ...Object.fromEntries(Object.entries(spec.alsoAnswers ?? {}).map(([code, description]) => [code, { description, content: jsonContent(spec.schema!) }])),
+        ...Object.fromEntries(
+          Object.entries(spec.alsoAnswers ?? {}).map(([code, description]) => [code, { description, content: jsonContent(spec.schema!) }]),
+        ),
         ...ERRORS,
       },
     });
     // The route is built from the spec at run time, so hono cannot type its inputs and responses; the
     // spec's generics do instead: inputs are the schemas' outputs, and a success body must fit `schema`.
-    const valid = (c: AdminContext, target: "param" | "query" | "json") => (c.req as unknown as { valid(t: string): unknown }).valid(target);
+    const valid = (c: AdminContext, target: "param" | "query" | "json") =>
+      (c.req as unknown as { valid(t: string): unknown }).valid(target);
     app.openapi(route, (async (c: AdminContext) => {
       const input = {
         params: spec.params ? valid(c, "param") : undefined,
@@ -96,7 +99,9 @@ export function itemsOf<P extends z.ZodObject, Row, Q extends z.ZodObject | unde
   _request: { params: P; query?: Q },
   load: (c: AdminContext, input: { params: z.output<P>; query: Output<Q> }) => Promise<Row | null | undefined>,
 ) {
-  return <T, B = undefined>(handle: (c: AdminContext, row: Row, input: OperationInput<P, Q, B>) => Answer<T> | Promise<Answer<T>>): Handler<T, P, Q, B> =>
+  return <T, B = undefined>(
+      handle: (c: AdminContext, row: Row, input: OperationInput<P, Q, B>) => Answer<T> | Promise<Answer<T>>,
+    ): Handler<T, P, Q, B> =>
     async (c, input) => {
       const row = await load(c, input as { params: z.output<P>; query: Output<Q> });
       return row ? handle(c, row, input) : notFound(c, `such ${noun}`);

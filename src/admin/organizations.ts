@@ -49,18 +49,44 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
   const reloaded = async (db: D1Database, id: string) => view((await load(db, id))!);
 
   operation(
-    { method: "get", path: "/organizations", summary: "List organizations with their scope", description: "Organizations by ID.", schema: OrganizationList },
+    {
+      method: "get",
+      path: "/organizations",
+      summary: "List organizations with their scope",
+      description: "Organizations by ID.",
+      schema: OrganizationList,
+    },
     async (c) => ({ organizations: (await listOrganizations(c.env.DB)).map(view) }),
   );
 
-  operation({ method: "get", path: "/organizations/{id}", params: IdParam, summary: "One organization", description: "The organization.", schema: Organization }, stored((_, row) => view(row)));
+  operation(
+    {
+      method: "get",
+      path: "/organizations/{id}",
+      params: IdParam,
+      summary: "One organization",
+      description: "The organization.",
+      schema: Organization,
+    },
+    stored((_, row) => view(row)),
+  );
 
   operation(
-    { method: "post", path: "/organizations", body: OrganizationCreate, status: 201, summary: "Create an organization, optionally with its scope", description: "Created.", schema: Organization },
+    {
+      method: "post",
+      path: "/organizations",
+      body: OrganizationCreate,
+      status: 201,
+      summary: "Create an organization, optionally with its scope",
+      description: "Created.",
+      schema: Organization,
+    },
     async (c, { body: { id, name, scope } }) => {
       if (await load(c.env.DB, id)) return adminError(c, 409, `Organization ${id} already exists.`);
       const known = new Set((await entitiesByIdOrBrand(c.env.DB, scope, [])).map((e) => e.id));
-      const unknown = scope.flatMap((entityId, i) => (known.has(entityId) ? [] : [{ field: `scope.${i}`, message: `no entity ${entityId}` }]));
+      const unknown = scope.flatMap((entityId, i) =>
+        known.has(entityId) ? [] : [{ field: `scope.${i}`, message: `no entity ${entityId}` }],
+      );
       if (unknown.length > 0) return adminError(c, 400, "The scope names entities that do not exist.", unknown);
       const at = new Date().toISOString();
       const unique = [...new Set(scope)];
@@ -74,7 +100,15 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "patch", path: "/organizations/{id}", params: IdParam, body: OrganizationPatch, summary: "Rename an organization", description: "Renamed.", schema: Organization },
+    {
+      method: "patch",
+      path: "/organizations/{id}",
+      params: IdParam,
+      body: OrganizationPatch,
+      summary: "Rename an organization",
+      description: "Renamed.",
+      schema: Organization,
+    },
     stored(async (c, row, { body: { name } }) => {
       await c.env.DB.batch([renameOrganization(c.env.DB, row.id, name), audit(c, "organization.rename", row.id, { name })]);
       return reloaded(c.env.DB, row.id);
@@ -82,20 +116,39 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "delete", path: "/organizations/{id}", params: IdParam, summary: "Delete an organization that has no users and no identity clients", description: "Deleted." },
+    {
+      method: "delete",
+      path: "/organizations/{id}",
+      params: IdParam,
+      summary: "Delete an organization that has no users and no identity clients",
+      description: "Deleted.",
+    },
     stored(async (c, row) => {
       // Deleting would silently cut users and clients off; the operator moves or removes them first.
       if (row.users > 0 || row.clients > 0) {
-        return adminError(c, 409, `Organization ${row.id} still has ${row.users} users and ${row.clients} identity clients; move or remove them first.`);
+        return adminError(
+          c,
+          409,
+          `Organization ${row.id} still has ${row.users} users and ${row.clients} identity clients; move or remove them first.`,
+        );
       }
       await c.env.DB.batch([deleteOrganization(c.env.DB, row.id), audit(c, "organization.delete", row.id)]);
     }),
   );
 
   operation(
-    { method: "post", path: "/organizations/{id}/scope", params: IdParam, body: ScopeAdd, summary: "Add an entity to an organization's scope", description: "The organization with its new scope.", schema: Organization },
+    {
+      method: "post",
+      path: "/organizations/{id}/scope",
+      params: IdParam,
+      body: ScopeAdd,
+      summary: "Add an entity to an organization's scope",
+      description: "The organization with its new scope.",
+      schema: Organization,
+    },
     stored(async (c, row, { body: { entityId } }) => {
-      if (!(await findEntity(c.env.DB, entityId))) return adminError(c, 400, `No entity ${entityId}.`, [{ field: "entityId", message: `no entity ${entityId}` }]);
+      if (!(await findEntity(c.env.DB, entityId)))
+        return adminError(c, 400, `No entity ${entityId}.`, [{ field: "entityId", message: `no entity ${entityId}` }]);
       if (row.scope.includes(entityId)) return adminError(c, 409, `${entityId} is already in ${row.id}'s scope.`);
       await c.env.DB.batch([insertScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.add", row.id, { entityId })]);
       return reloaded(c.env.DB, row.id);
@@ -103,11 +156,20 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "delete", path: "/organizations/{id}/scope/{entityId}", params: ScopeParam, summary: "Remove an entity from an organization's scope", description: "The organization with its new scope.", schema: Organization },
-    itemsOf("organization", { params: ScopeParam }, (c, { params: { id } }) => load(c.env.DB, id))(async (c, row, { params: { entityId } }) => {
-      if (!row.scope.includes(entityId)) return adminError(c, 404, `${entityId} is not in ${row.id}'s scope.`);
-      await c.env.DB.batch([deleteScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.remove", row.id, { entityId })]);
-      return reloaded(c.env.DB, row.id);
-    }),
+    {
+      method: "delete",
+      path: "/organizations/{id}/scope/{entityId}",
+      params: ScopeParam,
+      summary: "Remove an entity from an organization's scope",
+      description: "The organization with its new scope.",
+      schema: Organization,
+    },
+    itemsOf("organization", { params: ScopeParam }, (c, { params: { id } }) => load(c.env.DB, id))(
+      async (c, row, { params: { entityId } }) => {
+        if (!row.scope.includes(entityId)) return adminError(c, 404, `${entityId} is not in ${row.id}'s scope.`);
+        await c.env.DB.batch([deleteScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.remove", row.id, { entityId })]);
+        return reloaded(c.env.DB, row.id);
+      },
+    ),
   );
 }

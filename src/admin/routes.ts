@@ -22,7 +22,12 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
       // A path that cannot name a resource names none, as on the content API.
       if (result.target === "param") return adminError(c, 404, "No such resource.");
       const details = result.error.issues.map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
-      return adminError(c, 400, `Invalid ${result.target === "json" ? "request body" : result.target}: ${details.map((d) => `${d.field} ${d.message}`).join("; ")}.`, details);
+      return adminError(
+        c,
+        400,
+        `Invalid ${result.target === "json" ? "request body" : result.target}: ${details.map((d) => `${d.field} ${d.message}`).join("; ")}.`,
+        details,
+      );
     },
   }).basePath("/admin/v1");
 
@@ -49,7 +54,8 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
     info: {
       title: "Hospitality Content operator API",
       version: "1",
-      description: "Content import and export, organizations, identity clients, API keys, connector users and clients. Every change is written to the audit log.",
+      description:
+        "Content import and export, organizations, identity clients, API keys, connector users and clients. Every change is written to the audit log.",
     },
     servers: [{ url: new URL(c.req.url).origin }],
     security: [{ OperatorToken: [] }],

@@ -20,9 +20,24 @@ const AuditEntry = z
   })
   .openapi("AuditEntry");
 const AuditQuery = z.object({
-  before: z.coerce.number().int().min(1).optional().openapi({ param: { name: "before", in: "query" }, description: "Entries older than this ID." }),
-  target: z.string().max(2048).optional().openapi({ param: { name: "target", in: "query" } }),
-  limit: z.coerce.number().int().min(1).max(500).default(50).openapi({ param: { name: "limit", in: "query" } }),
+  before: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .openapi({ param: { name: "before", in: "query" }, description: "Entries older than this ID." }),
+  target: z
+    .string()
+    .max(2048)
+    .optional()
+    .openapi({ param: { name: "target", in: "query" } }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(50)
+    .openapi({ param: { name: "limit", in: "query" } }),
 });
 
 const AuditPage = z.object({ entries: z.array(AuditEntry), next: z.number().int().optional() });
@@ -31,7 +46,14 @@ const FixtureLoaded = z.object({ loaded: z.boolean() });
 
 export function systemRoutes(app: OpenAPIHono<AdminEnv>): void {
   operations(app, "Audit")(
-    { method: "get", path: "/audit", query: AuditQuery, summary: "Changes made through the operator API, newest first", description: "A page of entries.", schema: AuditPage },
+    {
+      method: "get",
+      path: "/audit",
+      query: AuditQuery,
+      summary: "Changes made through the operator API, newest first",
+      description: "A page of entries.",
+      schema: AuditPage,
+    },
     async (c, { query: { before, target, limit } }) => {
       const entries = await listAudit(c.env.DB, { beforeId: before, target, limit });
       const next = entries.length === limit ? entries[entries.length - 1]!.id : undefined;
@@ -40,7 +62,14 @@ export function systemRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operations(app, "Realm")(
-    { method: "post", path: "/signing-keys/rotate", status: 201, summary: "Sign with a new realm key; the old one stays published until its tokens expire", description: "The new key's ID.", schema: RotatedKey },
+    {
+      method: "post",
+      path: "/signing-keys/rotate",
+      status: 201,
+      summary: "Sign with a new realm key; the old one stays published until its tokens expire",
+      description: "The new key's ID.",
+      schema: RotatedKey,
+    },
     async (c) => {
       const kid = await rotateSigningKey(c.env);
       await audit(c, "signing_key.rotate", kid).run();

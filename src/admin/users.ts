@@ -31,7 +31,13 @@ const UserCreate = z.strictObject({
   password: Password.optional().openapi({ description: "A random one is chosen (and returned once) when omitted." }),
 });
 const PasswordReset = z.strictObject({ password: Password.optional() });
-const IdParam = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 const ListQuery = z.object({ organizationId: OrganizationId.optional().openapi({ param: { name: "organizationId", in: "query" } }) });
 
 const view = (row: UserRow) => ({
@@ -48,19 +54,39 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
   const stored = itemsOf("user", { params: IdParam }, (c, { params: { id } }) => findUser(c.env.DB, id));
 
   operation(
-    { method: "get", path: "/users", query: ListQuery, summary: "List connector users, all or of one organization", description: "Users by email.", schema: UserList },
+    {
+      method: "get",
+      path: "/users",
+      query: ListQuery,
+      summary: "List connector users, all or of one organization",
+      description: "Users by email.",
+      schema: UserList,
+    },
     async (c, { query }) => ({ users: (await listUsers(c.env.DB, query.organizationId)).map(view) }),
   );
 
-  operation({ method: "get", path: "/users/{id}", params: IdParam, summary: "One user", description: "The user.", schema: User }, stored((_, row) => view(row)));
+  operation(
+    { method: "get", path: "/users/{id}", params: IdParam, summary: "One user", description: "The user.", schema: User },
+    stored((_, row) => view(row)),
+  );
 
   operation(
-    { method: "post", path: "/users", body: UserCreate, status: 201, summary: "Create a user who can sign in to connect assistants", description: "Created.", schema: UserWithPassword },
+    {
+      method: "post",
+      path: "/users",
+      body: UserCreate,
+      status: 201,
+      summary: "Create a user who can sign in to connect assistants",
+      description: "Created.",
+      schema: UserWithPassword,
+    },
     async (c, { body: input }) => {
       const email = normalizeEmail(input.email);
       if (await findUserByEmail(c.env.DB, email)) return adminError(c, 409, `A user with the email ${email} already exists.`);
       if (!(await findOrganization(c.env.DB, input.organizationId))) {
-        return adminError(c, 400, `No organization ${input.organizationId}.`, [{ field: "organizationId", message: `no organization ${input.organizationId}` }]);
+        return adminError(c, 400, `No organization ${input.organizationId}.`, [
+          { field: "organizationId", message: `no organization ${input.organizationId}` },
+        ]);
       }
       const password = input.password ?? randomSecret(18);
       const row: UserRow = {
@@ -78,7 +104,14 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "post", path: "/users/{id}/disable", params: IdParam, summary: "Disable a user: their tokens stop working within 5 s and their sessions end", description: "Disabled.", schema: User },
+    {
+      method: "post",
+      path: "/users/{id}/disable",
+      params: IdParam,
+      summary: "Disable a user: their tokens stop working within 5 s and their sessions end",
+      description: "Disabled.",
+      schema: User,
+    },
     stored(async (c, row) => {
       if (row.disabled_at !== null) return adminError(c, 409, `User ${row.id} is already disabled.`);
       const at = new Date().toISOString();
@@ -89,7 +122,14 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "post", path: "/users/{id}/enable", params: IdParam, summary: "Enable a user again; their earlier authorizations stay revoked", description: "Enabled.", schema: User },
+    {
+      method: "post",
+      path: "/users/{id}/enable",
+      params: IdParam,
+      summary: "Enable a user again; their earlier authorizations stay revoked",
+      description: "Enabled.",
+      schema: User,
+    },
     stored(async (c, row) => {
       if (row.disabled_at === null) return adminError(c, 409, `User ${row.id} is not disabled.`);
       await c.env.DB.batch([enableUser(c.env.DB, row.id), audit(c, "user.enable", row.id, { email: row.email })]);
@@ -98,11 +138,22 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   operation(
-    { method: "post", path: "/users/{id}/password", params: IdParam, body: PasswordReset, summary: "Set a new password; every earlier authorization of the user is revoked", description: "Set.", schema: UserWithPassword },
+    {
+      method: "post",
+      path: "/users/{id}/password",
+      params: IdParam,
+      body: PasswordReset,
+      summary: "Set a new password; every earlier authorization of the user is revoked",
+      description: "Set.",
+      schema: UserWithPassword,
+    },
     stored(async (c, row, { body: input }) => {
       const password = input.password ?? randomSecret(18);
       const at = new Date().toISOString();
-      await c.env.DB.batch([setUserPassword(c.env.DB, row.id, await hashPassword(password), at), audit(c, "user.reset_password", row.id, { email: row.email })]);
+      await c.env.DB.batch([
+        setUserPassword(c.env.DB, row.id, await hashPassword(password), at),
+        audit(c, "user.reset_password", row.id, { email: row.email }),
+      ]);
       await removeUserGrants(c.env, c.req.url, row.id);
       return { user: view(row), ...(input.password === undefined ? { password } : {}) };
     }),

@@ -12,7 +12,13 @@ export async function currentContentFor(db: D1Database, rows: StagedRecord[]): P
     if (record.kind === "brand") brands.push(record.id);
   }
   const entities = await entitiesByIdOrBrand(db, [...ids], brands);
-  return { entities, faqs: await faqsOfEntities(db, entities.map((e) => e.id)) };
+  return {
+    entities,
+    faqs: await faqsOfEntities(
+      db,
+      entities.map((e) => e.id),
+    ),
+  };
 }
 
 export async function planImport(db: D1Database, rows: StagedRecord[], now = new Date().toISOString()): Promise<ContentPlan> {

@@ -128,7 +128,10 @@ export function planContent(rows: StagedRecord[], current: CurrentContent, now: 
     const faqsChanged = diffFaqs(record.id, storedFaqs.get(record.id) ?? [], record.faqs, changes);
     // A name folded by an older rule (lower() of a migration) is rewritten too.
     const rowChanged =
-      existing.name !== wanted.name || existing.brand_id !== wanted.brand_id || existing.property_id !== wanted.property_id || existing.name_key !== nameKey(wanted.name);
+      existing.name !== wanted.name ||
+      existing.brand_id !== wanted.brand_id ||
+      existing.property_id !== wanted.property_id ||
+      existing.name_key !== nameKey(wanted.name);
     if (rowChanged || faqsChanged) {
       changes.entities.update.push({ ...wanted, updated_at: now });
       ids.changed.push(record.id);

@@ -13,7 +13,9 @@ export const ID_PREFIX: Record<EntityKind, string> = { brand: "HO-", property: "
 
 /** What an entity ID may be: it goes into URLs, cache keys and logs, so no spaces, slashes or control characters. */
 export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const EntityId = z.string().regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
+export const EntityId = z
+  .string()
+  .regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
 export const FaqRecord = z
   .strictObject({
@@ -27,7 +29,8 @@ const common = {
   id: EntityId,
   name: z.string().min(1).max(300),
   updatedAt: z.iso.datetime({ offset: true }).optional().openapi({
-    description: "When the entity last changed (FAQPage dateModified). Used when the entity is added; a change sets the time of the import.",
+    description:
+      "When the entity last changed (FAQPage dateModified). Used when the entity is added; a change sets the time of the import.",
   }),
   faqs: z.array(FaqRecord).max(500).default([]).openapi({ description: "The entity's FAQs in order; they replace the stored ones." }),
 };

@@ -10,7 +10,11 @@ import type { D1Reader } from "../storage/reader";
  * and is never older than the version the body is cached under.
  */
 export const CONTENT_VERSION_MAX_AGE_MS = 1_000;
-const versions = new RefreshingCache<{ tag: string; bookmark: string | null }>(CONTENT_VERSION_MAX_AGE_MS / 2, CONTENT_VERSION_MAX_AGE_MS, 1);
+const versions = new RefreshingCache<{ tag: string; bookmark: string | null }>(
+  CONTENT_VERSION_MAX_AGE_MS / 2,
+  CONTENT_VERSION_MAX_AGE_MS,
+  1,
+);
 
 export interface ContentSnapshot {
   /** The content version as it goes into cache keys. */

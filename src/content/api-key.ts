@@ -43,7 +43,11 @@ export const apiKeyAuth = createMiddleware<ContentEnv>(async (c, next) => {
     return unauthorized("An API key is required: send it as X-API-Key or as Authorization: ApiKey <key>.", path);
   }
   const keyHash = await sha256Hex(key);
-  const row = await apiKeys.get(keyHash, () => apiKeyByHashStatement(c.env.DB, keyHash).first<ApiKeyRow>(), (p) => c.executionCtx.waitUntil(p));
+  const row = await apiKeys.get(
+    keyHash,
+    () => apiKeyByHashStatement(c.env.DB, keyHash).first<ApiKeyRow>(),
+    (p) => c.executionCtx.waitUntil(p),
+  );
   if (!row) return unauthorized("The API key is not valid.", path);
   if (row.revoked_at !== null) return unauthorized("The API key has been revoked.", path);
   // Written as "not after now", so an expiry that does not parse (NaN) makes the key invalid, never eternal.

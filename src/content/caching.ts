@@ -42,11 +42,7 @@ const isolateCache = new BodyCache<Representation>(512, 32 * 1024 * 1024);
  * instead, which is passed through uncached. A matching If-None-Match gets 304 with the same ETag
  * and Cache-Control and no body.
  */
-export async function serveCacheable(
-  c: Context,
-  cacheKey: string,
-  build: () => Promise<string | Response>,
-): Promise<Response> {
+export async function serveCacheable(c: Context, cacheKey: string, build: () => Promise<string | Response>): Promise<Response> {
   const remembered = isolateCache.get(cacheKey);
   let representation = remembered ?? (await fromCacheApi(cacheKey));
   if (!representation) {

@@ -1,4 +1,11 @@
-import { entityStatement, propertyCountStatement, rosterStatement, type EntityKind, type EntityRow, type RosterRow } from "../storage/entities";
+import {
+  entityStatement,
+  propertyCountStatement,
+  rosterStatement,
+  type EntityKind,
+  type EntityRow,
+  type RosterRow,
+} from "../storage/entities";
 import { faqsStatement, groupByEntity, listEntityFaqPage, type FaqRow } from "../storage/faqs";
 import type { D1Reader } from "../storage/reader";
 import { contentError, FALLBACK_URL_PATTERN } from "./errors";
@@ -36,7 +43,11 @@ export interface FeedSource {
 }
 
 export async function readFeedSource(db: D1Reader, entityId: string): Promise<FeedSource | null> {
-  const [entity, faqs, count] = await db.batch([entityStatement(db, entityId), faqsStatement(db, entityId), propertyCountStatement(db, entityId)]);
+  const [entity, faqs, count] = await db.batch([
+    entityStatement(db, entityId),
+    faqsStatement(db, entityId),
+    propertyCountStatement(db, entityId),
+  ]);
   const row = (entity as D1Result<EntityRow>).results[0];
   if (!row) return null;
   return { entity: row, faqs: (faqs as D1Result<FaqRow>).results, propertyCount: (count as D1Result<{ n: number }>).results[0]?.n ?? 0 };
@@ -122,14 +133,11 @@ export async function buildBrandGraph(
     return bytes <= limits.maxBytes;
   };
   const overBudget = () =>
-    payloadTooLarge(
-      `The @graph of ${brand.id} exceeds the limit of ${limits.maxBytes} bytes. Fetch each entity's feed instead.`,
-      path,
-    );
+    payloadTooLarge(`The @graph of ${brand.id} exceeds the limit of ${limits.maxBytes} bytes. Fetch each entity's feed instead.`, path);
 
   if (brandFaqs.length > 0 && !append(faqPage(brand, brandFaqs, flags, apiOrigin))) return overBudget();
 
-  for (let afterId = ""; ; ) {
+  for (let afterId = ""; ;) {
     const pages = groupByEntity(await listEntityFaqPage(db, { brandId: brand.id, afterId, limit: PROPERTY_PAGE_SIZE }));
     for (const { entity, faqs } of pages) if (!append(faqPage(entity, faqs, flags, apiOrigin))) return overBudget();
     if (pages.length < PROPERTY_PAGE_SIZE) break;

@@ -9,7 +9,6 @@ import { hourlyRateLimit } from "./rate-limit";
 import { contentSnapshot } from "../catalogue/snapshot";
 import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery, type FaqFlags } from "./schemas";
 
-
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests per hour allowed for the key.", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
@@ -32,7 +31,11 @@ const commonResponses = {
   304: { description: "Not modified: the If-None-Match matched. Empty body.", headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
   401: { description: "API key missing, invalid, expired or revoked.", content: jsonContent(ErrorResponse) },
   404: { description: "Unknown entity.", content: jsonContent(ErrorResponse), headers: RATE_HEADERS },
-  429: { description: "Hourly per-key rate limit exceeded.", content: jsonContent(ErrorResponse), headers: { ...RATE_HEADERS, ...RETRY_AFTER } },
+  429: {
+    description: "Hourly per-key rate limit exceeded.",
+    content: jsonContent(ErrorResponse),
+    headers: { ...RATE_HEADERS, ...RETRY_AFTER },
+  },
   503: { description: "A dependency is unavailable; retry with exponential backoff.", content: jsonContent(ErrorResponse) },
 } as const;
 
@@ -58,7 +61,11 @@ export const faqRoute = createRoute({
   security,
   request: { params: EntityParams, query: FaqQuery, headers: IfNoneMatch },
   responses: {
-    200: { description: "FAQPage (one entity) or @graph (a brand).", content: jsonContent(FaqFeedResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
+    200: {
+      description: "FAQPage (one entity) or @graph (a brand).",
+      content: jsonContent(FaqFeedResponse),
+      headers: { ...CACHE_HEADERS, ...RATE_HEADERS },
+    },
     400: { description: "A query flag is not one of true, false, 1, 0.", content: jsonContent(ErrorResponse), headers: RATE_HEADERS },
     ...commonResponses,
     413: {

@@ -90,33 +90,45 @@ const flagValue = z
   .transform((v) => v === "true" || v === "1");
 
 export const FaqQuery = z.object({
-  includePropertyId: flagValue.optional().default(false).openapi({
-    param: { name: "includePropertyId", in: "query" },
-    description: "Adds `about.propertyId` (integer or null). Default false.",
-    type: "string",
-    enum: ["true", "false", "1", "0"],
-  }),
-  includeCategory: flagValue.optional().default(false).openapi({
-    param: { name: "includeCategory", in: "query" },
-    description: "Adds `category` to each Question. Default false.",
-    type: "string",
-    enum: ["true", "false", "1", "0"],
-  }),
+  includePropertyId: flagValue
+    .optional()
+    .default(false)
+    .openapi({
+      param: { name: "includePropertyId", in: "query" },
+      description: "Adds `about.propertyId` (integer or null). Default false.",
+      type: "string",
+      enum: ["true", "false", "1", "0"],
+    }),
+  includeCategory: flagValue
+    .optional()
+    .default(false)
+    .openapi({
+      param: { name: "includeCategory", in: "query" },
+      description: "Adds `category` to each Question. Default false.",
+      type: "string",
+      enum: ["true", "false", "1", "0"],
+    }),
 });
 export type FaqFlags = z.output<typeof FaqQuery>;
 
 export const BrandParams = z.object({
-  brandId: z.string().regex(BRAND_ID_PATTERN).openapi({
-    param: { name: "brandId", in: "path" },
-    description: "ID of a hospitality brand entity.",
-    example: "HO-AUR",
-  }),
+  brandId: z
+    .string()
+    .regex(BRAND_ID_PATTERN)
+    .openapi({
+      param: { name: "brandId", in: "path" },
+      description: "ID of a hospitality brand entity.",
+      example: "HO-AUR",
+    }),
 });
 
 export const EntityParams = z.object({
-  entityId: z.string().regex(ENTITY_ID_PATTERN).openapi({
-    param: { name: "entityId", in: "path" },
-    description: "Any entity ID; a brand ID returns the bulk @graph of the brand and its properties.",
-    example: "HO-AUR-0001",
-  }),
+  entityId: z
+    .string()
+    .regex(ENTITY_ID_PATTERN)
+    .openapi({
+      param: { name: "entityId", in: "path" },
+      description: "Any entity ID; a brand ID returns the bulk @graph of the brand and its properties.",
+      example: "HO-AUR-0001",
+    }),
 });

@@ -1,7 +1,6 @@
 const encoder = new TextEncoder();
 
-const toHex = (bytes: Uint8Array): string =>
-  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** SHA-256 digest of UTF-8 text or raw bytes. */
 export async function sha256(input: string | Uint8Array): Promise<Uint8Array> {

@@ -16,7 +16,9 @@ let derived: { secret: string; key: Promise<CryptoKey> } | undefined;
 
 function sealingKey(secret: string | undefined): Promise<CryptoKey> {
   if (!secret || secret.length < MIN_SECRET_LENGTH) {
-    throw new SealingError(`KEY_ENCRYPTION_KEY must be set to at least ${MIN_SECRET_LENGTH} random characters (wrangler secret put KEY_ENCRYPTION_KEY).`);
+    throw new SealingError(
+      `KEY_ENCRYPTION_KEY must be set to at least ${MIN_SECRET_LENGTH} random characters (wrangler secret put KEY_ENCRYPTION_KEY).`,
+    );
   }
   if (derived?.secret !== secret) {
     const key = crypto.subtle
@@ -41,7 +43,11 @@ export async function seal(secret: string | undefined, plaintext: string, boundT
   const key = await sealingKey(secret);
   // A fresh random 96-bit nonce per value: far below GCM's collision bound for the handful of keys sealed.
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(boundTo) }, key, encoder.encode(plaintext));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(boundTo) },
+    key,
+    encoder.encode(plaintext),
+  );
   return `${PREFIX}${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
 }
 
@@ -56,6 +62,8 @@ export async function unseal(secret: string | undefined, value: string, boundTo:
     );
     return new TextDecoder().decode(plaintext);
   } catch {
-    throw new SealingError("A sealed signing key cannot be opened with this KEY_ENCRYPTION_KEY; rotate the signing key (npm run admin -- signing-key rotate).");
+    throw new SealingError(
+      "A sealed signing key cannot be opened with this KEY_ENCRYPTION_KEY; rotate the signing key (npm run admin -- signing-key rotate).",
+    );
   }
 }

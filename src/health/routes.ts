@@ -20,7 +20,13 @@ async function withinTimeout(probe: () => Promise<unknown>, ms: number): Promise
   let timer: number | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
-    return await Promise.race([probe().then(() => true, () => false), timeout]);
+    return await Promise.race([
+      probe().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }

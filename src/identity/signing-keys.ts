@@ -76,7 +76,11 @@ export async function currentSigner(env: Env, now = Date.now()): Promise<Signer>
 async function sealStoredKeys(env: Env): Promise<void> {
   const plain = await unsealedSigningKeys(env.DB);
   if (plain.length === 0) return;
-  const sealed = await Promise.all(plain.map(async (row) => sealSigningKey(env.DB, row.kid, row.private_jwk, await seal(env.KEY_ENCRYPTION_KEY, row.private_jwk, row.kid))));
+  const sealed = await Promise.all(
+    plain.map(async (row) =>
+      sealSigningKey(env.DB, row.kid, row.private_jwk, await seal(env.KEY_ENCRYPTION_KEY, row.private_jwk, row.kid)),
+    ),
+  );
   await env.DB.batch(sealed);
 }
 

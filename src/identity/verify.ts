@@ -99,7 +99,13 @@ const clientIdClaim = (payload: JWTPayload): unknown => payload.client_id ?? pay
 async function verifySignedToken(
   env: Env,
   token: string,
-  { issuer, builtIn, external, audience, maxLifetime }: { issuer: string; builtIn: string; external?: string; audience: string; maxLifetime: number },
+  {
+    issuer,
+    builtIn,
+    external,
+    audience,
+    maxLifetime,
+  }: { issuer: string; builtIn: string; external?: string; audience: string; maxLifetime: number },
 ): Promise<{ clientId: string; issuerKey: string; exp: number }> {
   let payload: JWTPayload;
   try {

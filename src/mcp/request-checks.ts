@@ -60,7 +60,10 @@ export function contentTypeProblem(header: string | undefined): Response | null 
 /** An `MCP-Protocol-Version` header naming a revision this server does not speak. */
 export function protocolVersionProblem(header: string | undefined): Response | null {
   if (header === undefined || KNOWN_PROTOCOL_VERSIONS.includes(header)) return null;
-  return envelopeError(400, `Unsupported MCP-Protocol-Version ${JSON.stringify(header)}; this server speaks ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`);
+  return envelopeError(
+    400,
+    `Unsupported MCP-Protocol-Version ${JSON.stringify(header)}; this server speaks ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`,
+  );
 }
 
 const issuesOf = (error: z.ZodError, prefix: string): ErrorDetail[] =>
@@ -77,16 +80,26 @@ export function messagesProblem(body: unknown): Response | null {
     const where = Array.isArray(body) ? `[${index}]` : "";
     const parsed = JSONRPCMessageSchema.safeParse(message);
     if (!parsed.success) {
-      return envelopeError(400, `The body${where ? ` (message ${where})` : ""} is not a JSON-RPC 2.0 message: it needs "jsonrpc": "2.0" and a method (with an id for a request).`, undefined, {
-        details: issuesOf(parsed.error, where),
-      });
+      return envelopeError(
+        400,
+        `The body${where ? ` (message ${where})` : ""} is not a JSON-RPC 2.0 message: it needs "jsonrpc": "2.0" and a method (with an id for a request).`,
+        undefined,
+        {
+          details: issuesOf(parsed.error, where),
+        },
+      );
     }
     if ((message as { method?: unknown }).method === "initialize") {
       const initialize = InitializeRequestSchema.safeParse(message);
       if (!initialize.success) {
-        return envelopeError(400, "The initialize request is malformed: it needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}.", undefined, {
-          details: issuesOf(initialize.error, where),
-        });
+        return envelopeError(
+          400,
+          "The initialize request is malformed: it needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}.",
+          undefined,
+          {
+            details: issuesOf(initialize.error, where),
+          },
+        );
       }
     }
   }
@@ -101,7 +114,10 @@ const STATUS_OF_SDK_ERROR: Record<number, 400 | 404 | 405 | 406 | 413 | 415> = {
  */
 export async function inEnvelope(response: Response): Promise<Response> {
   if (response.status < 400) return response;
-  const body = (await response.clone().json().catch(() => null)) as { error?: { message?: unknown } } | null;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: { message?: unknown } } | null;
   const message = typeof body?.error?.message === "string" ? body.error.message : `The request was refused (HTTP ${response.status}).`;
   return envelopeError(STATUS_OF_SDK_ERROR[response.status] ?? (response.status >= 500 ? 500 : 400), message);
 }

@@ -11,7 +11,15 @@ import { mcpResources } from "../oauth/server";
 import { bearerAuth, organizationRateLimit } from "./auth";
 import type { McpEnv } from "./context";
 import { isAllowedOrigin } from "./origins";
-import { acceptsAll, contentTypeProblem, jsonBody, MAX_MCP_BODY_BYTES, messagesProblem, notAcceptable, protocolVersionProblem } from "./request-checks";
+import {
+  acceptsAll,
+  contentTypeProblem,
+  jsonBody,
+  MAX_MCP_BODY_BYTES,
+  messagesProblem,
+  notAcceptable,
+  protocolVersionProblem,
+} from "./request-checks";
 import { serveModernJsonRpc } from "./serve";
 import { MESSAGES_PATH, openSseTransport, postSseMessage } from "./sse-transport";
 import { deleteSession, notificationStream, postLegacy, SESSION_HEADER } from "./streamable";

@@ -48,6 +48,11 @@ const modern = createMcpHandler(({ authInfo }) => createMcpServer(authInfo?.extr
 /** The 2026-07-28 revision: stateless by design, every request carries its own protocol envelope. */
 export function serveModernJsonRpc(c: Context<McpEnv>, body: unknown): Promise<Response> {
   const principal = c.get("principal");
-  const authInfo: AuthInfo = { token: "", clientId: principal.clientId, scopes: [MCP_SCOPE], extra: { ...toolContext(c, MODERN_PROTOCOL_VERSION) } };
+  const authInfo: AuthInfo = {
+    token: "",
+    clientId: principal.clientId,
+    scopes: [MCP_SCOPE],
+    extra: { ...toolContext(c, MODERN_PROTOCOL_VERSION) },
+  };
   return modern.fetch(sdkRequest(c), { authInfo, parsedBody: body });
 }

@@ -25,7 +25,11 @@ export function createMcpServer(ctx: ToolContext): Server {
   server.setRequestHandler("tools/call", async (request) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     // An unknown tool is a protocol error (the client's mistake, not the model's): JSON-RPC -32602.
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. The tools are ${[...TOOLS_BY_NAME.keys()].join(", ")}.`);
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool: ${request.params.name}. The tools are ${[...TOOLS_BY_NAME.keys()].join(", ")}.`,
+      );
     try {
       return await tool.call(request.params.arguments, ctx);
     } catch (error) {

@@ -109,7 +109,10 @@ export class McpSession extends DurableObject<Env> {
     const { owner, first, keepAliveMs } = (await request.json()) as StreamRequest;
     if (!(await this.touch(owner))) return new Response(null, { status: 404 });
     this.closeStream();
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>({}, new ByteLengthQueuingStrategy({ highWaterMark: MAX_UNREAD_BYTES }));
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(
+      {},
+      new ByteLengthQueuingStrategy({ highWaterMark: MAX_UNREAD_BYTES }),
+    );
     const timer = setInterval(async () => {
       try {
         const authorized = await stillAuthorized(this.env, owner);

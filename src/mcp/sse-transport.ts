@@ -34,7 +34,10 @@ export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise
   if (!response.ok) return response;
   const stub = sessionObject(c.env, sessionId);
   if (initialize) {
-    await stub.handshake(c.get("principal"), { protocolVersion: await negotiatedVersion(response, initialize.protocolVersion), clientInfo: clientInfoOf(initialize) });
+    await stub.handshake(c.get("principal"), {
+      protocolVersion: await negotiatedVersion(response, initialize.protocolVersion),
+      clientInfo: clientInfoOf(initialize),
+    });
   }
   const answer: unknown = await response.json();
   const delivered = await stub.deliver(c.get("principal"), (Array.isArray(answer) ? answer : [answer]).map(messageEvent));

@@ -18,7 +18,8 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 const missingSession = () =>
   envelopeError(400, "The mcp-session-id header is required on every call except initialize; send the ID that initialize returned.");
-export const unknownSession = () => envelopeError(404, "No such session: it is unknown, ended or expired. Send initialize to open a new one.");
+export const unknownSession = () =>
+  envelopeError(404, "No such session: it is unknown, ended or expired. Send initialize to open a new one.");
 
 /** The session if it exists and belongs to the caller, recording the activity; else null. */
 export async function callerSession(c: Context<McpEnv>, sessionId: string): Promise<SessionRecord | null> {
@@ -64,7 +65,10 @@ export const clientInfoOf = (params: InitializeRequest["params"]): SessionRecord
 
 /** The protocol version the SDK agreed to in its answer to `initialize`. */
 export async function negotiatedVersion(response: Response, requested: string): Promise<string> {
-  const answer = (await response.clone().json().catch(() => null)) as { result?: { protocolVersion?: unknown } } | null;
+  const answer = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { result?: { protocolVersion?: unknown } } | null;
   return typeof answer?.result?.protocolVersion === "string" ? answer.result.protocolVersion : requested;
 }
 

@@ -40,9 +40,11 @@ export async function connectorAccessDenial(
   const row = await accessRow(env, props.userId, clientId, fresh);
   if (!row) return "The user who authorized this access no longer exists.";
   if (row.disabled_at !== null) return "The user who authorized this access is disabled.";
-  if (row.organization_id !== props.organizationId) return "The user's organization changed since this access was authorized; authorize again.";
+  if (row.organization_id !== props.organizationId)
+    return "The user's organization changed since this access was authorized; authorize again.";
   if (!row.organization_scoped) return "The user's organization has no content scope.";
-  if (row.tokens_valid_after !== null && props.grantedAt <= row.tokens_valid_after) return "This authorization was revoked; authorize again.";
+  if (row.tokens_valid_after !== null && props.grantedAt <= row.tokens_valid_after)
+    return "This authorization was revoked; authorize again.";
   if (row.client_revoked_at !== null && props.grantedAt <= row.client_revoked_at) return "The operator revoked this client's access.";
   return null;
 }

@@ -90,7 +90,12 @@ export async function showAuthorization(c: Context<AppEnv>): Promise<Response> {
   return renderSignIn(oauth, request);
 }
 
-async function renderSignIn(oauth: OAuthHelpers, request: AuthRequest, failure?: { status: number; error: string; email: string }, headers = new Headers()) {
+async function renderSignIn(
+  oauth: OAuthHelpers,
+  request: AuthRequest,
+  failure?: { status: number; error: string; email: string },
+  headers = new Headers(),
+) {
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
   const html = signInPage({ details, handle: consent.handle, error: failure?.error, email: failure?.email });
@@ -136,7 +141,10 @@ async function completeSignIn(env: Env, oauth: OAuthHelpers, raw: Request, handl
   if (!result.ok) {
     const failure =
       result.reason === "throttled"
-        ? { status: 429, error: `Too many sign-in attempts for this account. Try again in ${Math.ceil((result.retryAfterSeconds ?? 60) / 60)} minutes.` }
+        ? {
+            status: 429,
+            error: `Too many sign-in attempts for this account. Try again in ${Math.ceil((result.retryAfterSeconds ?? 60) / 60)} minutes.`,
+          }
         : result.reason === "disabled"
           ? { status: 403, error: "This account is disabled. Ask your organization's operator." }
           : { status: 401, error: "The email or password is not correct." };
@@ -146,7 +154,12 @@ async function completeSignIn(env: Env, oauth: OAuthHelpers, raw: Request, handl
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
   await env.OAUTH_KV.put(await signedInKey(consent.handle), result.user.id, { expirationTtl: SIGNED_IN_TTL_S });
-  const html = consentPage({ details, handle: consent.handle, email: result.user.email, organizationName: organization?.name ?? result.user.organization_id });
+  const html = consentPage({
+    details,
+    handle: consent.handle,
+    email: result.user.email,
+    organizationName: organization?.name ?? result.user.organization_id,
+  });
   return htmlResponse(html, 200, redirectOrigin(request), mergeHeaders(headers, consent.headers));
 }
 
@@ -158,7 +171,8 @@ async function completeConsent(env: Env, oauth: OAuthHelpers, raw: Request, hand
   const { request, headers } = await oauth.approveConsent(raw, handle, { scope: [MCP_SCOPE] });
   await env.OAUTH_KV.delete(key);
   const user = await findUser(env.DB, userId);
-  if (!user || user.disabled_at !== null) return problem(403, "Access not granted", "This account is disabled. Ask your organization's operator.");
+  if (!user || user.disabled_at !== null)
+    return problem(403, "Access not granted", "This account is disabled. Ask your organization's operator.");
   if (!(await isRedirectUriAllowed(env, request.clientId, request.redirectUri))) {
     return problem(400, "This app cannot connect", `The redirect URI ${request.redirectUri} is no longer allowed by this server.`);
   }

@@ -4,8 +4,7 @@ import { sha256 } from "../crypto/hash";
 /** The server-rendered pages of `/authorize`: sign in, consent, and errors. No script runs on them. */
 
 // Everything interpolated below may come from a client (its name from registration or a metadata document).
-export const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const STYLESHEET = `
 :root{color-scheme:light dark;--bg:#f4f2ee;--card:#fff;--ink:#1d2430;--muted:#5a6372;--line:#d9dce1;--accent:#1f5f8b;--accent-ink:#fff;--focus:#f2a900;--warn-bg:#fff4d6;--warn-ink:#5c4300;--err-bg:#fde8e8;--err-ink:#8a1c1c}
@@ -131,7 +130,10 @@ ${clientFacts(details)}
 }
 
 export const errorPage = (heading: string, message: string): string =>
-  layout(heading, `<h1>${escapeHtml(heading)}</h1>\n<p class="notice error" role="alert">${escapeHtml(message)}</p>\n<p>Go back to the app you were connecting and start again.</p>`);
+  layout(
+    heading,
+    `<h1>${escapeHtml(heading)}</h1>\n<p class="notice error" role="alert">${escapeHtml(message)}</p>\n<p>Go back to the app you were connecting and start again.</p>`,
+  );
 
 /**
  * An HTML response that no cache keeps and no other site frames; `formTargets` are the origins a

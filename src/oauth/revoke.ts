@@ -11,7 +11,7 @@ import { forgetValidatedTokens } from "./tokens";
 /** Removes every grant of a user (and the tokens of each). */
 export async function removeUserGrants(env: Env, requestUrl: string, userId: string): Promise<void> {
   const oauth = oauthHelpers(env, requestUrl);
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const page = await oauth.listUserGrants(userId, { cursor });
     await Promise.all(page.items.map((grant) => oauth.revokeGrant(grant.id, userId)));
     if (!page.cursor) break;

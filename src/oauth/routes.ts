@@ -16,7 +16,9 @@ const serveByProvider = (c: Context<AppEnv>) =>
 async function requestedClientId(request: Request): Promise<string | undefined> {
   const basic = basicCredentials(request.headers.get("Authorization") ?? undefined);
   if (basic === "malformed") return undefined;
-  return basic?.clientId ?? new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer())).get("client_id") ?? undefined;
+  return (
+    basic?.clientId ?? new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer())).get("client_id") ?? undefined
+  );
 }
 
 /** Per-address and per-client limits in front of the provider's token endpoint, and the address limit on registration. */

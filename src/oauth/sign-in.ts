@@ -10,8 +10,7 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 export const SIGN_IN_ATTEMPTS_PER_HOUR = 20;
 
 export type SignInResult =
-  | { ok: true; user: UserRow }
-  | { ok: false; reason: "invalid" | "disabled" | "throttled"; retryAfterSeconds?: number };
+  { ok: true; user: UserRow } | { ok: false; reason: "invalid" | "disabled" | "throttled"; retryAfterSeconds?: number };
 
 /** Checks an email and password; an unknown email costs the same time as a wrong password. */
 export async function signIn(env: Env, email: string, password: string): Promise<SignInResult> {

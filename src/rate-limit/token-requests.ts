@@ -30,23 +30,35 @@ export function callerAddress(request: Request): string {
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
   const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((group) => (parseInt(group, 16) || 0).toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (parseInt(group, 16) || 0).toString(16))
+    .join(":")}::/64`;
 }
 
 function tooMany(decision: RateDecision, who: string): Response {
-  return oauthError(429, "temporarily_unavailable", `Too many token requests from this ${who}: at most ${decision.limit} an hour; retry after ${decision.resetSeconds} s.`, {
-    "Retry-After": String(decision.resetSeconds),
-  });
+  return oauthError(
+    429,
+    "temporarily_unavailable",
+    `Too many token requests from this ${who}: at most ${decision.limit} an hour; retry after ${decision.resetSeconds} s.`,
+    {
+      "Retry-After": String(decision.resetSeconds),
+    },
+  );
 }
 
 /** Counts a token request of the calling address; a 429 in OAuth JSON once its hour is used up. */
 export async function addressTokenLimit(env: Env, request: Request): Promise<Response | null> {
-  const decision = await rateCounter(env, `token-address:${callerAddress(request)}`).hit(intVar(env.TOKEN_RATE_LIMIT_PER_ADDRESS, DEFAULT_TOKEN_REQUESTS_PER_ADDRESS));
+  const decision = await rateCounter(env, `token-address:${callerAddress(request)}`).hit(
+    intVar(env.TOKEN_RATE_LIMIT_PER_ADDRESS, DEFAULT_TOKEN_REQUESTS_PER_ADDRESS),
+  );
   return decision.allowed ? null : tooMany(decision, "address");
 }
 
 /** Counts a token request naming `clientId`; a 429 in OAuth JSON once that client's hour is used up. */
 export async function clientTokenLimit(env: Env, clientId: string): Promise<Response | null> {
-  const decision = await rateCounter(env, `token-client:${clientId}`).hit(intVar(env.TOKEN_RATE_LIMIT_PER_CLIENT, DEFAULT_TOKEN_REQUESTS_PER_CLIENT));
+  const decision = await rateCounter(env, `token-client:${clientId}`).hit(
+    intVar(env.TOKEN_RATE_LIMIT_PER_CLIENT, DEFAULT_TOKEN_REQUESTS_PER_CLIENT),
+  );
   return decision.allowed ? null : tooMany(decision, "client");
 }

@@ -14,9 +14,7 @@ export interface ApiKeyInput extends ApiKeyRow {
 }
 
 export const apiKeyByHashStatement = (db: D1Database, keyHash: string): D1PreparedStatement =>
-  db
-    .prepare("SELECT id, partner, hourly_limit, expires_at, revoked_at FROM api_keys WHERE key_hash = ?")
-    .bind(keyHash);
+  db.prepare("SELECT id, partner, hourly_limit, expires_at, revoked_at FROM api_keys WHERE key_hash = ?").bind(keyHash);
 
 export function insertApiKey(db: D1Database, key: ApiKeyInput): D1PreparedStatement {
   return db

@@ -11,8 +11,7 @@ export interface ContentVersion {
 export const contentVersionStatement = (db: D1Reader): D1PreparedStatement =>
   db.prepare("SELECT version, epoch FROM content_version WHERE id = 1");
 
-export const readContentVersion = (result: D1Result<ContentVersion>): ContentVersion =>
-  result.results[0] ?? { version: 0, epoch: "" };
+export const readContentVersion = (result: D1Result<ContentVersion>): ContentVersion => result.results[0] ?? { version: 0, epoch: "" };
 
 /** The version as it goes into a cache key. */
 export const versionTag = ({ version, epoch }: ContentVersion): string => `${version}.${epoch}`;

@@ -37,7 +37,6 @@ export const rosterStatement = (db: D1Reader, brandId: string): D1PreparedStatem
 export const propertyCountStatement = (db: D1Reader, brandId: string): D1PreparedStatement =>
   db.prepare("SELECT count(*) AS n FROM entities WHERE brand_id = ?").bind(brandId);
 
-
 export async function countProperties(db: D1Reader, brandId: string): Promise<number> {
   return (await propertyCountStatement(db, brandId).first<{ n: number }>())?.n ?? 0;
 }
@@ -50,7 +49,9 @@ export async function countEntities(db: D1Reader): Promise<number> {
 /** Stored entities with one of `ids`, and the properties of the brands among `brandIds`. */
 export async function entitiesByIdOrBrand(db: D1Reader, ids: string[], brandIds: string[]): Promise<StoredEntity[]> {
   const statements = [
-    ...jsonChunks(ids).map((chunk) => db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk)),
+    ...jsonChunks(ids).map((chunk) =>
+      db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk),
+    ),
     ...jsonChunks(brandIds).map((chunk) =>
       db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE brand_id IN (SELECT value FROM json_each(?))`).bind(chunk),
     ),

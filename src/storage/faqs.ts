@@ -29,10 +29,7 @@ export type EntityFaqRow = EntityRow & { [K in keyof FaqRow]: FaqRow[K] | null }
  * The next `limit` entities after `afterId` (by ID), all of them or only a brand's properties, each
  * with its FAQs in stored order; an entity without FAQs comes as one row with null FAQ columns.
  */
-export async function listEntityFaqPage(
-  db: D1Reader,
-  page: { brandId?: string; afterId: string; limit: number },
-): Promise<EntityFaqRow[]> {
+export async function listEntityFaqPage(db: D1Reader, page: { brandId?: string; afterId: string; limit: number }): Promise<EntityFaqRow[]> {
   const { results } = await db
     .prepare(
       `WITH page AS (

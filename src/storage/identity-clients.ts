@@ -49,7 +49,12 @@ export async function listIdentityClients(db: D1Database): Promise<IdentityClien
   return results;
 }
 
-export const setClientOrganization = (db: D1Database, issuer: string, clientId: string, organizationId: string | null): D1PreparedStatement =>
+export const setClientOrganization = (
+  db: D1Database,
+  issuer: string,
+  clientId: string,
+  organizationId: string | null,
+): D1PreparedStatement =>
   db.prepare("UPDATE identity_clients SET organization_id = ? WHERE issuer = ? AND client_id = ?").bind(organizationId, issuer, clientId);
 
 export const setClientSecret = (db: D1Database, clientId: string, secretHash: string): D1PreparedStatement =>

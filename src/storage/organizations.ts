@@ -22,9 +22,7 @@ export const deleteOrganization = (db: D1Database, id: string): D1PreparedStatem
   db.prepare("DELETE FROM organizations WHERE id = ?").bind(id);
 
 export const insertScope = (db: D1Database, organizationId: string, entityId: string): D1PreparedStatement =>
-  db
-    .prepare("INSERT INTO organization_scopes (organization_id, entity_id) VALUES (?, ?)")
-    .bind(organizationId, entityId);
+  db.prepare("INSERT INTO organization_scopes (organization_id, entity_id) VALUES (?, ?)").bind(organizationId, entityId);
 
 export const deleteScope = (db: D1Database, organizationId: string, entityId: string): D1PreparedStatement =>
   db.prepare("DELETE FROM organization_scopes WHERE organization_id = ? AND entity_id = ?").bind(organizationId, entityId);

@@ -110,7 +110,10 @@ export function findScopedEntity(
 /** Up to `limit` in-scope names containing the most of the given folded fragments (at most five). */
 export async function similarScopedNames(db: D1Reader, organizationId: string, fragments: string[], limit: number): Promise<string[]> {
   if (fragments.length === 0) return [];
-  const hits = fragments.slice(0, 5).map((_, i) => `(instr(e.name_key, ?${i + 3}) > 0)`).join(" + ");
+  const hits = fragments
+    .slice(0, 5)
+    .map((_, i) => `(instr(e.name_key, ?${i + 3}) > 0)`)
+    .join(" + ");
   const { results } = await db
     .prepare(
       `SELECT e.name, ${hits} AS hits FROM entities e

@@ -10,9 +10,7 @@ export interface SigningKeyRow {
 }
 
 export const activeSigningKey = (db: D1Database): Promise<SigningKeyRow | null> =>
-  db
-    .prepare("SELECT * FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1")
-    .first<SigningKeyRow>();
+  db.prepare("SELECT * FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC, kid LIMIT 1").first<SigningKeyRow>();
 
 /** Keys still trusted: unretired ones, and retired ones retired after `retiredAfter`. */
 export async function publishedSigningKeys(db: D1Database, retiredAfter: string): Promise<SigningKeyRow[]> {

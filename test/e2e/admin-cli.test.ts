@@ -69,15 +69,43 @@ const tokenWith = (clientId: string, clientSecret: string) =>
 describe("npm run admin", () => {
   it("has --help on every command", async () => {
     const commands = [
-      [], ["organization"], ["organization", "list"], ["organization", "show"], ["organization", "create"], ["organization", "rename"],
-      ["organization", "delete"], ["organization", "scope", "add"], ["organization", "scope", "remove"],
-      ["identity-client", "list"], ["identity-client", "show"], ["identity-client", "create"], ["identity-client", "move"],
-      ["identity-client", "rotate-secret"], ["identity-client", "delete"],
-      ["api-key", "list"], ["api-key", "show"], ["api-key", "create"], ["api-key", "revoke"],
-      ["user", "list"], ["user", "show"], ["user", "create"], ["user", "disable"], ["user", "enable"], ["user", "reset-password"],
-      ["connector-client", "list"], ["connector-client", "show"], ["connector-client", "create"],
-      ["connector-client", "redirect-uri", "add"], ["connector-client", "redirect-uri", "remove"], ["connector-client", "delete"],
-      ["content", "import"], ["content", "export"], ["content", "remove"], ["audit"], ["signing-key", "rotate"], ["openapi"],
+      [],
+      ["organization"],
+      ["organization", "list"],
+      ["organization", "show"],
+      ["organization", "create"],
+      ["organization", "rename"],
+      ["organization", "delete"],
+      ["organization", "scope", "add"],
+      ["organization", "scope", "remove"],
+      ["identity-client", "list"],
+      ["identity-client", "show"],
+      ["identity-client", "create"],
+      ["identity-client", "move"],
+      ["identity-client", "rotate-secret"],
+      ["identity-client", "delete"],
+      ["api-key", "list"],
+      ["api-key", "show"],
+      ["api-key", "create"],
+      ["api-key", "revoke"],
+      ["user", "list"],
+      ["user", "show"],
+      ["user", "create"],
+      ["user", "disable"],
+      ["user", "enable"],
+      ["user", "reset-password"],
+      ["connector-client", "list"],
+      ["connector-client", "show"],
+      ["connector-client", "create"],
+      ["connector-client", "redirect-uri", "add"],
+      ["connector-client", "redirect-uri", "remove"],
+      ["connector-client", "delete"],
+      ["content", "import"],
+      ["content", "export"],
+      ["content", "remove"],
+      ["audit"],
+      ["signing-key", "rotate"],
+      ["openapi"],
     ];
     const runs = await Promise.all(commands.map((command) => cli([...command, "--help"])));
     runs.forEach((run, i) => {
@@ -118,7 +146,10 @@ describe("npm run admin", () => {
     expect((await json(["identity-client", "show", "cli-bot"])).organizationId).toBeNull();
     expect((await cli(["identity-client", "delete", "cli-bot"])).code).toBe(0);
     await expectFailure(["identity-client", "create", "--org", "org-nope"], /No organization org-nope/);
-    await expectFailure(["identity-client", "create", "--org", "org-boreal", "--issuer", "https://idp.example.com", "--id", "kc-bot"], /not a trusted issuer/);
+    await expectFailure(
+      ["identity-client", "create", "--org", "org-boreal", "--issuer", "https://idp.example.com", "--id", "kc-bot"],
+      /not a trusted issuer/,
+    );
   });
 
   it("issues API keys that work at once and revokes them", async () => {
@@ -160,7 +191,9 @@ describe("npm run admin", () => {
     expect(added.allowedRedirectUris).toEqual(["http://127.0.0.1:4545/cb", "https://app.partner.example/cb"]);
     const removed = await json(["connector-client", "redirect-uri", "remove", client.clientId, "http://127.0.0.1:4545/cb"]);
     expect(removed.allowedRedirectUris).toEqual(["https://app.partner.example/cb"]);
-    expect((await cli(["connector-client", "list"])).stdout).toMatch(/demo-connector\s+Demo connector\s+yes\s+http:\/\/localhost:8976\/callback/);
+    expect((await cli(["connector-client", "list"])).stdout).toMatch(
+      /demo-connector\s+Demo connector\s+yes\s+http:\/\/localhost:8976\/callback/,
+    );
     expect((await json(["connector-client", "show", client.clientId])).name).toBe("Partner App");
     await expectFailure(["connector-client", "create", "--name", "x", "--redirect-uri", "http://evil.example/cb"], /must use https/);
     expect((await cli(["connector-client", "delete", client.clientId])).code).toBe(0);
@@ -184,7 +217,10 @@ describe("npm run admin", () => {
   });
 
   it("imports a whole brand, previews with --dry-run, and re-importing changes nothing", async () => {
-    const backup = readFileSync(file("backup.ndjson"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const backup = readFileSync(file("backup.ndjson"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const brand = backup
       .filter((r) => r.id === "HO-BOR" || r.brandId === "HO-BOR")
       .map(({ updatedAt: _, ...r }) => ({ ...r, id: r.id.replace("HO-BOR", "HO-CLI"), ...(r.brandId ? { brandId: "HO-CLI" } : {}) }));
@@ -226,8 +262,16 @@ describe("npm run admin", () => {
     expect(run.stderr).toMatch(/line 2: \(json\): is not JSON/);
     expect(run.stderr).toMatch(/line 3: name: /);
     expect(run.stderr).toMatch(/line 4: brandId: no brand HO-NOPE/);
-    expect((await fetch(`${server.origin}/api/v3/content/HO-BADCLI/properties`, { headers: { "X-API-Key": "demo-key" } })).status).toBe(404);
-    const json = file("bad.json", JSON.stringify([{ id: "HO-J", kind: "brand", name: "J" }, { id: "HO-J-1", kind: "property", brandId: "HO-J" }]));
+    expect((await fetch(`${server.origin}/api/v3/content/HO-BADCLI/properties`, { headers: { "X-API-Key": "demo-key" } })).status).toBe(
+      404,
+    );
+    const json = file(
+      "bad.json",
+      JSON.stringify([
+        { id: "HO-J", kind: "brand", name: "J" },
+        { id: "HO-J-1", kind: "property", brandId: "HO-J" },
+      ]),
+    );
     const jsonRun = await cli(["content", "import", json]);
     expect(jsonRun.stderr).toMatch(/record 2: name: /);
     await expectFailure(["content", "import", file("missing.ndjson")], /cannot read .*missing\.ndjson: ENOENT/);

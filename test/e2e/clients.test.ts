@@ -84,7 +84,10 @@ describe("real-client matrix on /v1/sse", () => {
   });
 
   it("MCP SDK v1 Client with SSEClientTransport (HTTP+SSE, 2024-11-05)", async () => {
-    const transport = new SSEClientTransport(endpoint(), { requestInit: bearer(), eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...bearer().headers } }) } });
+    const transport = new SSEClientTransport(endpoint(), {
+      requestInit: bearer(),
+      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...bearer().headers } }) },
+    });
     const client = new Client({ name: "matrix-v1-sse", version: "1.0.0" });
     await client.connect(transport);
     await exerciseTools(client);
@@ -121,7 +124,15 @@ describe("real-client matrix on /v1/sse", () => {
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(
           process.execPath,
-          [join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"), "--cli", `${server.origin}/v1/sse`, ...transportArgs, "--header", `Authorization: Bearer ${token}`, ...args],
+          [
+            join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"),
+            "--cli",
+            `${server.origin}/v1/sse`,
+            ...transportArgs,
+            "--header",
+            `Authorization: Bearer ${token}`,
+            ...args,
+          ],
           { env: { ...process.env, MCP_CATALOG_PATH: join(configDir, "catalog.json") }, timeout: 60_000 },
           (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
@@ -147,19 +158,28 @@ describe("real-client matrix on /v1/sse", () => {
   it.each([
     ["its default (streamable HTTP first)", []],
     ["SSE mode", ["--transport", "sse-only"]],
-  ])("mcp-remote as a stdio bridge with --header, %s, driven by StdioClientTransport as a desktop assistant runs it", async (_, modeArgs) => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, "node_modules", "mcp-remote", "dist", "proxy.js"), `${server.origin}/v1/sse`, "--header", `Authorization: Bearer ${token}`, ...modeArgs],
-      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "matrix-mcp-remote", version: "1.0.0" });
-    await client.connect(transport);
-    const pid = transport.pid!;
-    await exerciseTools(client);
-    await client.close();
-    // The bridge process is gone once the client closes.
-    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
-  });
+  ])(
+    "mcp-remote as a stdio bridge with --header, %s, driven by StdioClientTransport as a desktop assistant runs it",
+    async (_, modeArgs) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          join(ROOT, "node_modules", "mcp-remote", "dist", "proxy.js"),
+          `${server.origin}/v1/sse`,
+          "--header",
+          `Authorization: Bearer ${token}`,
+          ...modeArgs,
+        ],
+        env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir },
+        stderr: "pipe",
+      });
+      const client = new Client({ name: "matrix-mcp-remote", version: "1.0.0" });
+      await client.connect(transport);
+      const pid = transport.pid!;
+      await exerciseTools(client);
+      await client.close();
+      // The bridge process is gone once the client closes.
+      await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+    },
+  );
 });

@@ -18,7 +18,17 @@ describe("npm run dev", () => {
     const output = server.output();
     expect(output).toContain("0001_content_and_access.sql");
     expect(output).toContain("Demo fixture: loaded into the empty local database");
-    for (const credential of ["demo-key", "demo-key-small", "bench-key", "aurora-assistant / aurora-secret", "boreal-assistant / boreal-secret", "orphan-client / orphan-secret", "ana@aurora.example / aurora-password", "demo-connector", "dev-admin-token"]) {
+    for (const credential of [
+      "demo-key",
+      "demo-key-small",
+      "bench-key",
+      "aurora-assistant / aurora-secret",
+      "boreal-assistant / boreal-secret",
+      "orphan-client / orphan-secret",
+      "ana@aurora.example / aurora-password",
+      "demo-connector",
+      "dev-admin-token",
+    ]) {
       expect(output).toContain(credential);
     }
   });
@@ -30,7 +40,9 @@ describe("npm run dev", () => {
     const body = (await res.json()) as { count: number };
     expect(body.count).toBe(120);
     const etag = res.headers.get("ETag")!;
-    const again = await fetch(`${server.origin}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": "demo-key", "If-None-Match": etag } });
+    const again = await fetch(`${server.origin}/api/v3/content/HO-AUR/properties`, {
+      headers: { "X-API-Key": "demo-key", "If-None-Match": etag },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -75,7 +87,12 @@ describe("the MCP server, driven by the MCP SDK's Client over streamable HTTP", 
     await client.close();
     const after = await fetch(`${server.origin}/v1/sse`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "mcp-session-id": sessionId },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list" }),
     });
     expect(after.status).toBe(404);

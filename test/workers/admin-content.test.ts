@@ -15,7 +15,15 @@ function brandFile(brandId: string, n: number, updatedAt?: string) {
   const dated = updatedAt === undefined ? {} : { updatedAt };
   const records: any[] = [{ id: brandId, kind: "brand", name: `Brand ${brandId}`, ...dated, faqs: [faq(0)] }];
   for (let i = 1; i <= n; i++) {
-    records.push({ id: `${brandId}-${i}`, kind: "property", name: `${brandId} Hotel ${i}`, brandId, propertyId: 1000 + i, ...dated, faqs: [faq(i), faq(i + 100)] });
+    records.push({
+      id: `${brandId}-${i}`,
+      kind: "property",
+      name: `${brandId} Hotel ${i}`,
+      brandId,
+      propertyId: 1000 + i,
+      ...dated,
+      faqs: [faq(i), faq(i + 100)],
+    });
   }
   return records;
 }
@@ -37,7 +45,10 @@ describe("content import", () => {
     const committed = await adminJson("POST", `/imports/${id}/commit`);
     expect(committed.summary.entities.added).toBe(4);
     expect(committed.contentVersion).toBeGreaterThan(before);
-    const roster = (await (await get("/api/v3/content/HO-NEW/properties")).json()) as { count: number; properties: { serviceId: string; propertyId: number }[] };
+    const roster = (await (await get("/api/v3/content/HO-NEW/properties")).json()) as {
+      count: number;
+      properties: { serviceId: string; propertyId: number }[];
+    };
     expect(roster.count).toBe(3);
     expect(roster.properties[0]).toMatchObject({ serviceId: "HO-NEW-1", propertyId: 1001 });
     // The import is gone once committed.
@@ -51,7 +62,10 @@ describe("content import", () => {
     const [v, audits] = [await version(), await auditCount("content.import")];
 
     const again = await importRecords(brandFile("HO-SAME", 2));
-    expect(again.summary).toEqual({ entities: { added: 0, changed: 0, removed: 0, unchanged: 3 }, faqs: { added: 0, changed: 0, removed: 0 } });
+    expect(again.summary).toEqual({
+      entities: { added: 0, changed: 0, removed: 0, unchanged: 3 },
+      faqs: { added: 0, changed: 0, removed: 0 },
+    });
     expect(again.contentVersion).toBe(v);
     expect(await version()).toBe(v);
     expect(await auditCount("content.import")).toBe(audits);
@@ -69,7 +83,10 @@ describe("content import", () => {
     file[2].faqs = [faq(2)];
     const id = await stageImport(file);
     const plan = await adminJson("POST", `/imports/${id}/plan`);
-    expect(plan.summary).toEqual({ entities: { added: 0, changed: 2, removed: 1, unchanged: 1 }, faqs: { added: 1, changed: 1, removed: 3 } });
+    expect(plan.summary).toEqual({
+      entities: { added: 0, changed: 2, removed: 1, unchanged: 1 },
+      faqs: { added: 1, changed: 1, removed: 3 },
+    });
     expect(plan.changed).toEqual(["HO-EDIT-1", "HO-EDIT-2"]);
     expect(plan.removed).toEqual(["HO-EDIT-3"]);
     await adminJson("POST", `/imports/${id}/commit`);
@@ -78,7 +95,11 @@ describe("content import", () => {
     expect(after.headers.get("ETag")).not.toBe(etag);
     const page = await after.json<{ dateModified: string; mainEntity: { name: string; acceptedAnswer: { text: string } }[] }>();
     expect(page.dateModified > before.dateModified).toBe(true);
-    expect(page.mainEntity.map((q) => q.acceptedAnswer.text)).toEqual(["Yes, parking 1 (changed).", "Yes, parking 101.", "Yes, parking 7."]);
+    expect(page.mainEntity.map((q) => q.acceptedAnswer.text)).toEqual([
+      "Yes, parking 1 (changed).",
+      "Yes, parking 101.",
+      "Yes, parking 7.",
+    ]);
     expect((await get("/api/v3/content/HO-EDIT-3/faq.json")).status).toBe(404);
     // FTS follows: the new text is searchable, nothing of the removed property is left.
     const hits = await env.DB.prepare("SELECT count(*) AS n FROM faq_search WHERE faq_search MATCH '\"changed\"'").first<{ n: number }>();
@@ -88,9 +109,23 @@ describe("content import", () => {
   it("keeps the FTS5 index in step with FAQ updates and deletes", async () => {
     const matches = async (term: string) =>
       (await env.DB.prepare("SELECT count(*) AS n FROM faq_search WHERE faq_search MATCH ?").bind(`"${term}"`).first<{ n: number }>())!.n;
-    await importRecords([{ id: "DMO-FTS", kind: "destination", name: "FTS town", faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Quokkaboat daily." }] }]);
+    await importRecords([
+      {
+        id: "DMO-FTS",
+        kind: "destination",
+        name: "FTS town",
+        faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Quokkaboat daily." }],
+      },
+    ]);
     expect([await matches("quokkaboat"), await matches("wombatferry")]).toEqual([1, 0]);
-    await importRecords([{ id: "DMO-FTS", kind: "destination", name: "FTS town", faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Wombatferry daily." }] }]);
+    await importRecords([
+      {
+        id: "DMO-FTS",
+        kind: "destination",
+        name: "FTS town",
+        faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Wombatferry daily." }],
+      },
+    ]);
     expect([await matches("quokkaboat"), await matches("wombatferry")]).toEqual([0, 1]);
     await importRecords([{ id: "DMO-FTS", kind: "destination", name: "FTS town", faqs: [] }]);
     expect([await matches("wombatferry"), await matches("zeppelin")]).toEqual([0, 0]);
@@ -141,7 +176,12 @@ describe("content import", () => {
   it("takes a brand the size of HO-BOR (1,200 properties and their FAQs) in chunks, and commits it at once", async () => {
     const file = (await exportAll()).filter((r) => r.id === "HO-BOR" || r.brandId === "HO-BOR");
     expect(file.length).toBe(1201);
-    const big = file.map((r) => ({ ...r, id: r.id.replace("HO-BOR", "HO-BIG"), ...(r.brandId ? { brandId: "HO-BIG" } : {}), updatedAt: undefined }));
+    const big = file.map((r) => ({
+      ...r,
+      id: r.id.replace("HO-BOR", "HO-BIG"),
+      ...(r.brandId ? { brandId: "HO-BIG" } : {}),
+      updatedAt: undefined,
+    }));
     const committed = await importRecords(big);
     expect(committed.summary.entities.added).toBe(1201);
     expect(committed.summary.faqs.added).toBe(file.reduce((n, r) => n + r.faqs.length, 0));
@@ -150,10 +190,16 @@ describe("content import", () => {
 
   it("limits a chunk to 2,000 rows and a record to 256 KiB", async () => {
     const { id } = await adminJson("POST", "/imports", undefined, 201);
-    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ line: i + 1, record: { id: `HO-LIM-${i}`, kind: "brand", name: "x" } }));
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ line: i + 1, record: { id: `HO-LIM-${i}`, kind: "brand", name: "x" } }));
     expect((await admin("POST", `/imports/${id}/rows`, { rows: rows(2000) })).status).toBe(200);
     await expectEnvelope(await admin("POST", `/imports/${id}/rows`, { rows: rows(2001) }), 400, "bad_request");
-    const huge = { id: "HO-HUGE", kind: "brand", name: "x".repeat(300), faqs: [{ category: "c", question: "q", answer: "a".repeat(9000) }] };
+    const huge = {
+      id: "HO-HUGE",
+      kind: "brand",
+      name: "x".repeat(300),
+      faqs: [{ category: "c", question: "q", answer: "a".repeat(9000) }],
+    };
     const tooBig = { ...huge, faqs: Array.from({ length: 30 }, () => huge.faqs[0]) };
     const answer = await adminJson("POST", `/imports/${id}/rows`, { rows: [{ line: 1, record: tooBig }] });
     expect(answer.invalid[0]).toMatchObject({ line: 1, field: "(record)", message: expect.stringMatching(/larger than 262144 bytes/) });
@@ -187,7 +233,13 @@ describe("content export", () => {
     expect(first.next).toBe("DMO-LIS");
     const second = await adminJson("GET", `/content/export?limit=1&after=${first.next}`);
     expect(second.records[0].id).toBe("HO-AUR");
-    expect(second.records[0]).toEqual({ id: "HO-AUR", kind: "brand", name: "Aurora Hotels & Resorts", updatedAt: "2026-11-01T10:00:00Z", faqs: expect.any(Array) });
+    expect(second.records[0]).toEqual({
+      id: "HO-AUR",
+      kind: "brand",
+      name: "Aurora Hotels & Resorts",
+      updatedAt: "2026-11-01T10:00:00Z",
+      faqs: expect.any(Array),
+    });
     await expectEnvelope(await admin("GET", "/content/export?limit=0"), 400, "bad_request");
   });
 });

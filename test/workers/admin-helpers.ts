@@ -40,8 +40,11 @@ export async function importRecords(records: unknown[]): Promise<any> {
 /** Every record of the export, page by page. */
 export async function exportAll(limit = 500): Promise<any[]> {
   const records: any[] = [];
-  for (let after = ""; ; ) {
-    const page = await adminJson<{ records: any[]; next?: string }>("GET", `/content/export?limit=${limit}&after=${encodeURIComponent(after)}`);
+  for (let after = ""; ;) {
+    const page = await adminJson<{ records: any[]; next?: string }>(
+      "GET",
+      `/content/export?limit=${limit}&after=${encodeURIComponent(after)}`,
+    );
     records.push(...page.records);
     if (!page.next) return records;
     after = page.next;

@@ -12,14 +12,26 @@ const auth = { Authorization: "Bearer test-admin-token" };
 describe("operator API", () => {
   it("refuses a missing or wrong operator token with 401, and is off (404) while ADMIN_TOKEN is unset", async () => {
     await expectEnvelope(await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST" }), 401, "unauthorized");
-    await expectEnvelope(await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: { Authorization: "Bearer nope" } }), 401, "unauthorized");
-    const off = await createApp().fetch(new Request(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: auth }), { ...env, ADMIN_TOKEN: undefined }, createExecutionContext());
+    await expectEnvelope(
+      await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: { Authorization: "Bearer nope" } }),
+      401,
+      "unauthorized",
+    );
+    const off = await createApp().fetch(
+      new Request(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: auth }),
+      { ...env, ADMIN_TOKEN: undefined },
+      createExecutionContext(),
+    );
     await expectEnvelope(off, 404, "not_found");
   });
 
   it("never loads the demo fixture outside development, and loads it only into an empty database", async () => {
     await expectEnvelope(await SELF.fetch(`${ADMIN}/fixture`, { method: "POST", headers: auth }), 404, "not_found");
-    const dev = await createApp().fetch(new Request(`${ADMIN}/fixture`, { method: "POST", headers: auth }), { ...env, ENVIRONMENT: "development" }, createExecutionContext());
+    const dev = await createApp().fetch(
+      new Request(`${ADMIN}/fixture`, { method: "POST", headers: auth }),
+      { ...env, ENVIRONMENT: "development" },
+      createExecutionContext(),
+    );
     expect(dev.status).toBe(200);
     expect(await dev.json()).toEqual({ loaded: false });
   });
@@ -41,7 +53,11 @@ describe("a signing key given as a secret", () => {
     const vars = { ...env, SIGNING_KEY_JWK: JSON.stringify(jwk) };
     const app = createApp();
     const token = await app.fetch(
-      new Request(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret" }),
+      new Request(TOKEN_URL, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret",
+      }),
       vars,
       createExecutionContext(),
     );
@@ -62,9 +78,17 @@ describe("operator API surface", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.components.securitySchemes.OperatorToken).toMatchObject({ type: "http", scheme: "bearer" });
     for (const path of [
-      "/admin/v1/organizations", "/admin/v1/organizations/{id}/scope", "/admin/v1/identity-clients/{clientId}/secret", "/admin/v1/api-keys/{id}/revoke",
-      "/admin/v1/users/{id}/password", "/admin/v1/connector-clients/{clientId}/redirect-uris", "/admin/v1/imports/{id}/rows",
-      "/admin/v1/imports/{id}/commit", "/admin/v1/content/export", "/admin/v1/audit", "/admin/v1/signing-keys/rotate",
+      "/admin/v1/organizations",
+      "/admin/v1/organizations/{id}/scope",
+      "/admin/v1/identity-clients/{clientId}/secret",
+      "/admin/v1/api-keys/{id}/revoke",
+      "/admin/v1/users/{id}/password",
+      "/admin/v1/connector-clients/{clientId}/redirect-uris",
+      "/admin/v1/imports/{id}/rows",
+      "/admin/v1/imports/{id}/commit",
+      "/admin/v1/content/export",
+      "/admin/v1/audit",
+      "/admin/v1/signing-keys/rotate",
     ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
@@ -112,7 +136,11 @@ describe("operator API surface", () => {
     const { id } = await adminJson("POST", "/imports", undefined, 201);
     const rows = JSON.stringify({ rows: [{ line: 1, record: { id: "HO-PAD", kind: "brand", name: "x".repeat(300) } }] });
     const padded = rows.slice(0, -1) + " ".repeat(1024 * 1024 - rows.length) + "}";
-    const res = await SELF.fetch(`${ADMIN}/imports/${id}/rows`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: padded });
+    const res = await SELF.fetch(`${ADMIN}/imports/${id}/rows`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: padded,
+    });
     expect(res.status).toBe(200);
   });
 

@@ -32,7 +32,8 @@ const listTools = { jsonrpc: "2.0", id: 2, method: "tools/list" };
 const exchange = (code: string, verifier: string, redirectUri = DEMO_REDIRECT, clientId = DEMO_CLIENT) =>
   tokenRequest({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier });
 
-const refresh = (refreshToken: string) => tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: DEMO_CLIENT });
+const refresh = (refreshToken: string) =>
+  tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: DEMO_CLIENT });
 
 async function expectOAuthError(res: Response, status: number, error: string) {
   expect(res.status).toBe(status);
@@ -70,13 +71,21 @@ describe("discovery", () => {
 
   it("takes every absolute URL from BASE_URL when it is set", async () => {
     const vars = { ...env, BASE_URL: "https://mcp.hotels.example" };
-    const res = await createApp().fetch(new Request("https://mcp.hotels.example/.well-known/oauth-authorization-server"), vars, createExecutionContext());
+    const res = await createApp().fetch(
+      new Request("https://mcp.hotels.example/.well-known/oauth-authorization-server"),
+      vars,
+      createExecutionContext(),
+    );
     expect(await res.json()).toMatchObject({
       issuer: "https://mcp.hotels.example",
       authorization_endpoint: "https://mcp.hotels.example/authorize",
       token_endpoint: "https://mcp.hotels.example/token",
     });
-    const prm = await createApp().fetch(new Request("https://mcp.hotels.example/.well-known/oauth-protected-resource"), vars, createExecutionContext());
+    const prm = await createApp().fetch(
+      new Request("https://mcp.hotels.example/.well-known/oauth-protected-resource"),
+      vars,
+      createExecutionContext(),
+    );
     expect(((await prm.json()) as { authorization_servers: string[] }).authorization_servers[0]).toBe("https://mcp.hotels.example");
   });
 
@@ -230,7 +239,11 @@ describe("clients and redirect URIs", () => {
       await expectErrorPage(await new Browser().request(url), /not allowed/);
     }
     // Even a request the provider would refuse with a redirect goes nowhere off the allow-list.
-    const { url: plain } = await demoRequest({ client_id: client.clientId, redirect_uri: "https://evil.example/callback", code_challenge_method: "plain" });
+    const { url: plain } = await demoRequest({
+      client_id: client.clientId,
+      redirect_uri: "https://evil.example/callback",
+      code_challenge_method: "plain",
+    });
     await expectErrorPage(await new Browser().request(plain), /refused|not allowed/);
     // The allowed one shows the sign-in page.
     const { url } = await demoRequest({ client_id: client.clientId, redirect_uri: "https://claude.ai/api/mcp/auth_callback" });
@@ -242,7 +255,12 @@ describe("clients and redirect URIs", () => {
       SELF.fetch(`${BASE}/register`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ client_name: "Some assistant", redirect_uris, token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] }),
+        body: JSON.stringify({
+          client_name: "Some assistant",
+          redirect_uris,
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code", "refresh_token"],
+        }),
       });
     const refused = await register(["https://claude.ai/api/mcp/auth_callback", "https://evil.example/callback"]);
     expect(refused.status).toBe(400);
@@ -275,8 +293,18 @@ describe("clients and redirect URIs", () => {
 
   it("accepts a Client ID Metadata Document client only with an allow-listed redirect URI", async () => {
     const documents: Record<string, unknown> = {
-      "https://app.example/good.json": { client_id: "https://app.example/good.json", client_name: "Good App", redirect_uris: ["https://claude.ai/api/mcp/auth_callback"], token_endpoint_auth_method: "none" },
-      "https://app.example/bad.json": { client_id: "https://app.example/bad.json", client_name: "Bad App", redirect_uris: ["https://app.example/callback"], token_endpoint_auth_method: "none" },
+      "https://app.example/good.json": {
+        client_id: "https://app.example/good.json",
+        client_name: "Good App",
+        redirect_uris: ["https://claude.ai/api/mcp/auth_callback"],
+        token_endpoint_auth_method: "none",
+      },
+      "https://app.example/bad.json": {
+        client_id: "https://app.example/bad.json",
+        client_name: "Bad App",
+        redirect_uris: ["https://app.example/callback"],
+        token_endpoint_auth_method: "none",
+      },
     };
     // The client's document lives outside this service: it is stood in for at the fetch boundary.
     const realFetch = globalThis.fetch;
@@ -310,7 +338,7 @@ describe("the sign-in and consent pages", () => {
     expect(html).toMatch(/<label for="email">Email<\/label>\s*<input id="email"/);
     expect(html).toMatch(/<label for="password">Password<\/label>\s*<input id="password"/);
     expect(html).toContain("Demo connector");
-    expect(html).toContain("name=\"viewport\"");
+    expect(html).toContain('name="viewport"');
     expect(html).toMatch(/app on this computer/);
 
     const consent = await browser.submit({ handle: formHandle(html), decision: "signin", ...ANA });
@@ -334,7 +362,10 @@ describe("the sign-in and consent pages", () => {
   });
 
   it("gives one message for a wrong password and an unknown email, and issues no code", async () => {
-    for (const credentials of [{ email: ANA.email, password: "wrong" }, { email: "nobody@aurora.example", password: ANA.password }]) {
+    for (const credentials of [
+      { email: ANA.email, password: "wrong" },
+      { email: "nobody@aurora.example", password: ANA.password },
+    ]) {
       const { url } = await demoRequest();
       const browser = new Browser();
       const page = await browser.request(url);
@@ -436,7 +467,9 @@ describe("connector tokens at /v1/sse", () => {
     await deleteScope(env.DB, "org-empty-scope", "HO-BOR").run();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + CONNECTOR_ACCESS_CACHE_MS);
-    expect(await expectEnvelope(await post(tokens.access_token, initializeRequest()), 401, "unauthorized")).toMatch(/organization has no content scope/);
+    expect(await expectEnvelope(await post(tokens.access_token, initializeRequest()), 401, "unauthorized")).toMatch(
+      /organization has no content scope/,
+    );
   });
 
   it("stop working within 5 s of disabling the user, at /v1/sse and /token, and the user's sessions end", async () => {
@@ -505,7 +538,11 @@ describe("connector tokens at /v1/sse", () => {
   });
 
   it("stop working within 5 s of deleting the client, at /v1/sse and /token", async () => {
-    const client = await helpers().createClient({ clientName: "Short-lived", tokenEndpointAuthMethod: "none", redirectUris: ["https://claude.ai/api/mcp/auth_callback"] });
+    const client = await helpers().createClient({
+      clientName: "Short-lived",
+      tokenEndpointAuthMethod: "none",
+      redirectUris: ["https://claude.ai/api/mcp/auth_callback"],
+    });
     const { url, verifier } = await demoRequest({ client_id: client.clientId, redirect_uri: "https://claude.ai/api/mcp/auth_callback" });
     const code = (await authorizeAs(new Browser(), url)).searchParams.get("code")!;
     const res = await exchange(code, verifier, "https://claude.ai/api/mcp/auth_callback", client.clientId);
@@ -525,7 +562,11 @@ describe("connector tokens at /v1/sse", () => {
     expect((await admin("DELETE", `/connector-clients/${client.clientId}`)).status).toBe(204);
     expect(await helpers().lookupClient(client.clientId)).toBeNull();
     await expectEnvelope(await post(tokens.access_token, listTools, sessionId), 401, "unauthorized");
-    const afterDelete = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.clientId });
+    const afterDelete = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: client.clientId,
+    });
     expect(afterDelete.status).toBe(401);
   });
 

@@ -51,7 +51,10 @@ describe("content API keys", () => {
   it("refuses a key once it is revoked, and one whose expiry has just passed", async () => {
     await createKey("revoke-me", "key-revoke-me");
     expect((await get(ROSTER, "revoke-me")).status).toBe(200);
-    const revoke = await SELF.fetch("https://admin.example.com/admin/v1/api-keys/key-revoke-me/revoke", { method: "POST", headers: { Authorization: "Bearer test-admin-token" } });
+    const revoke = await SELF.fetch("https://admin.example.com/admin/v1/api-keys/key-revoke-me/revoke", {
+      method: "POST",
+      headers: { Authorization: "Bearer test-admin-token" },
+    });
     expect(revoke.status).toBe(200);
     const revoked = await get(ROSTER, "revoke-me");
     expect((await expectErrorResponse(revoked, 401, "Unauthorized", ROSTER)).message).toMatch(/revoked/);
@@ -61,7 +64,11 @@ describe("content API keys", () => {
   });
 
   it("treats an expiry that does not parse as expired, never as eternal", async () => {
-    for (const [key, expiresAt] of [["odd-expiry", "next tuesday"], ["empty-expiry", ""], ["nan-expiry", "NaN"]] as const) {
+    for (const [key, expiresAt] of [
+      ["odd-expiry", "next tuesday"],
+      ["empty-expiry", ""],
+      ["nan-expiry", "NaN"],
+    ] as const) {
       await createKey(key, `key-${key}`, { expires_at: expiresAt });
       expect((await expectErrorResponse(await get(ROSTER, key), 401, "Unauthorized", ROSTER)).message).toMatch(/expired/);
     }

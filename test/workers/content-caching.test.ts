@@ -24,7 +24,7 @@ describe("ETags and Cache-Control", () => {
     "/api/v3/content/HO-AUR/faq.json",
     "/api/v3/content/HO-AUR/properties",
     "/api/v3/content/DMO-LIS/faq.json?includeCategory=true",
-  ])("%s: every 200 carries W/\"<first 8 bytes of SHA-256 of the body>\" and Cache-Control", async (path) => {
+  ])('%s: every 200 carries W/"<first 8 bytes of SHA-256 of the body>" and Cache-Control', async (path) => {
     for (let attempt = 0; attempt < 2; attempt++) {
       // The second round is served from the Cache API and must be byte-identical.
       const res = await get(path);
@@ -106,7 +106,11 @@ describe("ETags and Cache-Control", () => {
     const noFlags = { includePropertyId: false, includeCategory: false };
     // What this isolate served is stored in the Cache API too, byte for byte (once the response's waitUntil is done).
     const ctx = createExecutionContext();
-    const served = await createApp().fetch(new Request(`${API}/api/v3/content/HO-AUR-0011/faq.json`, { headers: { "X-API-Key": "demo-key" } }), env, ctx);
+    const served = await createApp().fetch(
+      new Request(`${API}/api/v3/content/HO-AUR-0011/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
+      env,
+      ctx,
+    );
     const body = await served.text();
     await waitOnExecutionContext(ctx);
     const stored = await caches.default.match(new Request(faqCacheKey(API, "HO-AUR-0011", noFlags, limits, version)));
@@ -181,7 +185,9 @@ describe("bodies a partner embeds in a page", () => {
       const body = await res.text();
       expect(body).not.toMatch(/[<>&]/);
       expect(body).toMatch(/\\u003c/);
-      expect(JSON.stringify(JSON.parse(body))).toMatch(path.endsWith("properties") ? /Aurora <b>&<\/b>/ : /<\/script><script>alert\(1\)<\/script> & <!-- more/);
+      expect(JSON.stringify(JSON.parse(body))).toMatch(
+        path.endsWith("properties") ? /Aurora <b>&<\/b>/ : /<\/script><script>alert\(1\)<\/script> & <!-- more/,
+      );
     }
   });
 });

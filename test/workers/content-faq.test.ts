@@ -35,7 +35,9 @@ describe("GET /api/v3/content/{entityId}/faq.json (one entity)", () => {
 
   it("keeps the questions in their stored order", async () => {
     const page = await (await get("/api/v3/content/HO-AUR-0003/faq.json")).json<Page>();
-    const { results } = await env.DB.prepare("SELECT question FROM faqs WHERE entity_id = 'HO-AUR-0003' ORDER BY position").all<{ question: string }>();
+    const { results } = await env.DB.prepare("SELECT question FROM faqs WHERE entity_id = 'HO-AUR-0003' ORDER BY position").all<{
+      question: string;
+    }>();
     expect(page.mainEntity.map((q) => q.name)).toEqual(results.map((r) => r.question));
   });
 
@@ -128,7 +130,10 @@ describe("payload guards follow their configuration", () => {
       const faqs = [{ category: "Parking", question: `Parking at ${pid}?`, answer: "x".repeat(400) }];
       records.push({ kind: "property", id: pid, name: `Hotel ${pid}`, brandId: id, propertyId: n, faqs });
     }
-    const plan = await planImport(env.DB, records.map((record, i) => ({ line: i + 1, record })));
+    const plan = await planImport(
+      env.DB,
+      records.map((record, i) => ({ line: i + 1, record })),
+    );
     await env.DB.batch(changeStatements(env.DB, plan.changes));
   }
 
@@ -145,14 +150,29 @@ describe("payload guards follow their configuration", () => {
     // 700 properties (under the 1,000-entity guard) of 15 KB each: about 10.5 MB of @graph.
     const answer = "x".repeat(15_000);
     const records: ContentRecord[] = [{ kind: "brand", id: "HO-HEAVY", name: "Heavy", faqs: [] }];
-    for (let n = 1; n <= 700; n++) records.push({ kind: "property", id: `HO-HEAVY-${n}`, name: `Heavy ${n}`, brandId: "HO-HEAVY", propertyId: n, faqs: [{ category: "Parking", question: "?", answer }] });
-    const plan = await planImport(env.DB, records.map((record, i) => ({ line: i + 1, record })));
+    for (let n = 1; n <= 700; n++)
+      records.push({
+        kind: "property",
+        id: `HO-HEAVY-${n}`,
+        name: `Heavy ${n}`,
+        brandId: "HO-HEAVY",
+        propertyId: n,
+        faqs: [{ category: "Parking", question: "?", answer }],
+      });
+    const plan = await planImport(
+      env.DB,
+      records.map((record, i) => ({ line: i + 1, record })),
+    );
     await env.DB.batch(changeStatements(env.DB, plan.changes));
     const vars = { ...env } as Record<string, unknown>;
     delete vars.MAX_GRAPH_BYTES;
     delete vars.MAX_GRAPH_ENTITIES;
     const ctx = createExecutionContext();
-    const res = await app.fetch(new Request(`${API}/api/v3/content/HO-HEAVY/faq.json`, { headers: { "X-API-Key": "demo-key" } }), vars as never, ctx);
+    const res = await app.fetch(
+      new Request(`${API}/api/v3/content/HO-HEAVY/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
+      vars as never,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     const body = await expectErrorResponse(res, 413, "Payload Too Large", "/api/v3/content/HO-HEAVY/faq.json");
     expect(body.message).toMatch(/exceeds the limit of 10485760 bytes/);

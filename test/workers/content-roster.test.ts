@@ -8,7 +8,12 @@ describe("GET /api/v3/content/{brandId}/properties", () => {
     const res = await get("/api/v3/content/HO-AUR/properties");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
-    const body = await res.json<{ brandId: string; brandName: string; count: number; properties: { name: string; serviceId: string; propertyId: number | null }[] }>();
+    const body = await res.json<{
+      brandId: string;
+      brandName: string;
+      count: number;
+      properties: { name: string; serviceId: string; propertyId: number | null }[];
+    }>();
     expect(Object.keys(body)).toEqual(["brandId", "brandName", "count", "properties"]);
     expect(body.brandId).toBe("HO-AUR");
     expect(body.brandName).toBe("Aurora Hotels & Resorts");

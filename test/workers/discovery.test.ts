@@ -18,7 +18,11 @@ describe("public documents from a browser", () => {
   it.each(PUBLIC_DOCUMENTS)("%s answers a CORS preflight and GET with Access-Control-Allow-Origin: *", async (path) => {
     const preflight = await SELF.fetch(`${BASE}${path}`, {
       method: "OPTIONS",
-      headers: { Origin: "https://inspector.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "mcp-protocol-version" },
+      headers: {
+        Origin: "https://inspector.example",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "mcp-protocol-version",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
@@ -30,13 +34,18 @@ describe("public documents from a browser", () => {
 
   it("lets browser scripts read WWW-Authenticate on a 401 and mcp-session-id on initialize (Access-Control-Expose-Headers)", async () => {
     const app = createApp();
-    const configured = (init: RequestInit) => app.fetch(new Request(`${BASE}/v1/sse`, init), { ...env, BASE_URL: BASE }, createExecutionContext());
+    const configured = (init: RequestInit) =>
+      app.fetch(new Request(`${BASE}/v1/sse`, init), { ...env, BASE_URL: BASE }, createExecutionContext());
     const unauthorized = await configured({ method: "POST", headers: { Origin: BASE, "Content-Type": "application/json" }, body: "{}" });
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get("Access-Control-Allow-Origin")).toBe(BASE);
     expect(unauthorized.headers.get("Access-Control-Expose-Headers")?.toLowerCase()).toContain("www-authenticate");
     const token = await tokenFor("aurora");
-    const init = await configured({ method: "POST", headers: { ...mcpHeaders(token), Origin: BASE }, body: JSON.stringify(initializeRequest()) });
+    const init = await configured({
+      method: "POST",
+      headers: { ...mcpHeaders(token), Origin: BASE },
+      body: JSON.stringify(initializeRequest()),
+    });
     expect(init.status).toBe(200);
     expect(init.headers.get("Access-Control-Expose-Headers")?.toLowerCase()).toContain("mcp-session-id");
   });
@@ -56,7 +65,11 @@ async function tokenAcrossHosts(vars: typeof env): Promise<Response> {
   );
   const { access_token } = (await tokenRes.json()) as { access_token: string };
   return app.fetch(
-    new Request("http://localhost:8787/v1/sse", { method: "POST", headers: mcpHeaders(access_token), body: JSON.stringify(initializeRequest()) }),
+    new Request("http://localhost:8787/v1/sse", {
+      method: "POST",
+      headers: mcpHeaders(access_token),
+      body: JSON.stringify(initializeRequest()),
+    }),
     vars,
     createExecutionContext(),
   );
@@ -66,8 +79,15 @@ describe("absolute URLs", () => {
   it("come from BASE_URL and AUTH_URL, so a token fetched at 127.0.0.1 verifies at localhost", async () => {
     const vars = { ...env, BASE_URL: "http://localhost:8787", AUTH_URL: "http://localhost:8787", ENVIRONMENT: "development" };
     expect((await tokenAcrossHosts(vars)).status).toBe(200);
-    const metadata = await createApp().fetch(new Request("http://127.0.0.1:8787/.well-known/oauth-protected-resource"), vars, createExecutionContext());
-    expect(await metadata.json()).toMatchObject({ resource: "http://localhost:8787", authorization_servers: ["http://localhost:8787", "http://localhost:8787/realms/hospitality"] });
+    const metadata = await createApp().fetch(
+      new Request("http://127.0.0.1:8787/.well-known/oauth-protected-resource"),
+      vars,
+      createExecutionContext(),
+    );
+    expect(await metadata.json()).toMatchObject({
+      resource: "http://localhost:8787",
+      authorization_servers: ["http://localhost:8787", "http://localhost:8787/realms/hospitality"],
+    });
   });
 
   it("without them follow the host of each request, which is why a token from one host does not verify at another", async () => {

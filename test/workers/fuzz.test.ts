@@ -28,10 +28,49 @@ function generator(seed: number) {
 type Random = ReturnType<typeof generator>;
 
 const JUNK = [
-  "", " ", "null", "undefined", "NaN", "-1", "0", "1e309", "9007199254740993", "true", "[]", "{}", "%", "%00", "%zz", "..", "../..",
-  "/etc/passwd", "'; DROP TABLE faqs; --", '" OR 1=1 --', "*", "NEAR(a b)", "\"unterminated", "a\r\nX-Injected: 1", "\u0000", "\ud800",
-  "😀".repeat(40), "é".repeat(300), "x".repeat(5_000), "<script>alert(1)</script>", "${7*7}", "{{7*7}}", "HO-", "HO-AUR", "HO-AUR-0001",
-  "DMO-LIS", "AIR-LIS", "HO-BOR-1200", "hO-aUr", "HO-AUR/../HO-BOR", "HO-AUR%2F..%2FHO-BOR", "org-aurora", "aurora-assistant",
+  "",
+  " ",
+  "null",
+  "undefined",
+  "NaN",
+  "-1",
+  "0",
+  "1e309",
+  "9007199254740993",
+  "true",
+  "[]",
+  "{}",
+  "%",
+  "%00",
+  "%zz",
+  "..",
+  "../..",
+  "/etc/passwd",
+  "'; DROP TABLE faqs; --",
+  '" OR 1=1 --',
+  "*",
+  "NEAR(a b)",
+  '"unterminated',
+  "a\r\nX-Injected: 1",
+  "\u0000",
+  "\ud800",
+  "😀".repeat(40),
+  "é".repeat(300),
+  "x".repeat(5_000),
+  "<script>alert(1)</script>",
+  "${7*7}",
+  "{{7*7}}",
+  "HO-",
+  "HO-AUR",
+  "HO-AUR-0001",
+  "DMO-LIS",
+  "AIR-LIS",
+  "HO-BOR-1200",
+  "hO-aUr",
+  "HO-AUR/../HO-BOR",
+  "HO-AUR%2F..%2FHO-BOR",
+  "org-aurora",
+  "aurora-assistant",
 ];
 
 /** Percent-encoded text; a lone surrogate becomes its (invalid) UTF-8 bytes, as a raw client could send. */
@@ -46,34 +85,111 @@ function percentEncoded(text: string): string {
 const PATHS = (r: Random, session: string): string[] => {
   const id = percentEncoded(r.pick(JUNK));
   return [
-    "/v1/sse", "/v1/sse/", "/v1/SSE", "/v1/messages", `/v1/messages?sessionId=${id}`, `/v1/messages?sessionId=${session}`,
-    "/health", "/health?x=1", "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/v1/sse",
-    "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration", "/authorize", `/authorize?client_id=${id}&response_type=code`,
-    "/token", "/register", "/realms/hospitality/protocol/openid-connect/token", "/realms/hospitality/protocol/openid-connect/certs",
-    "/realms/hospitality/.well-known/openid-configuration", `/realms/${id}/protocol/openid-connect/token`,
-    `/api/v3/content/${id}/properties`, `/api/v3/content/${id}/faq.json`, "/api/v3/content/HO-AUR/properties",
-    `/api/v3/content/HO-AUR-0001/faq.json?includePropertyId=${id}&includeCategory=${id}`, "/api/v3/content/HO-AUR/faq.json?includeCategory=1",
-    "/api/v3/openapi.json", "/api/v3/content/", "/api/v3/", `/admin/v1/organizations/${id}`, "/admin/v1/organizations", "/admin/v1/identity-clients",
-    `/admin/v1/identity-clients/${id}?issuer=${id}`, "/admin/v1/api-keys", `/admin/v1/users/${id}/password`, "/admin/v1/imports",
-    `/admin/v1/imports/${id}/rows`, `/admin/v1/imports/${id}/commit`, "/admin/v1/content/export?cursor=%ff", `/admin/v1/audit?limit=${id}`,
-    "/admin/v1/openapi.json", "/admin/v1/fixture", `/${id}`, `/${id}/${id}`, "//", "/%2e%2e/admin/v1/organizations",
+    "/v1/sse",
+    "/v1/sse/",
+    "/v1/SSE",
+    "/v1/messages",
+    `/v1/messages?sessionId=${id}`,
+    `/v1/messages?sessionId=${session}`,
+    "/health",
+    "/health?x=1",
+    "/.well-known/oauth-protected-resource",
+    "/.well-known/oauth-protected-resource/v1/sse",
+    "/.well-known/oauth-authorization-server",
+    "/.well-known/openid-configuration",
+    "/authorize",
+    `/authorize?client_id=${id}&response_type=code`,
+    "/token",
+    "/register",
+    "/realms/hospitality/protocol/openid-connect/token",
+    "/realms/hospitality/protocol/openid-connect/certs",
+    "/realms/hospitality/.well-known/openid-configuration",
+    `/realms/${id}/protocol/openid-connect/token`,
+    `/api/v3/content/${id}/properties`,
+    `/api/v3/content/${id}/faq.json`,
+    "/api/v3/content/HO-AUR/properties",
+    `/api/v3/content/HO-AUR-0001/faq.json?includePropertyId=${id}&includeCategory=${id}`,
+    "/api/v3/content/HO-AUR/faq.json?includeCategory=1",
+    "/api/v3/openapi.json",
+    "/api/v3/content/",
+    "/api/v3/",
+    `/admin/v1/organizations/${id}`,
+    "/admin/v1/organizations",
+    "/admin/v1/identity-clients",
+    `/admin/v1/identity-clients/${id}?issuer=${id}`,
+    "/admin/v1/api-keys",
+    `/admin/v1/users/${id}/password`,
+    "/admin/v1/imports",
+    `/admin/v1/imports/${id}/rows`,
+    `/admin/v1/imports/${id}/commit`,
+    "/admin/v1/content/export?cursor=%ff",
+    `/admin/v1/audit?limit=${id}`,
+    "/admin/v1/openapi.json",
+    "/admin/v1/fixture",
+    `/${id}`,
+    `/${id}/${id}`,
+    "//",
+    "/%2e%2e/admin/v1/organizations",
   ];
 };
 
 const METHODS = ["GET", "POST", "POST", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "PROPFIND"];
 const CONTENT_TYPES = [
-  "application/json", "application/json; charset=utf-8", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x",
-  "application/json; charset=latin1", "", "application/JSON", "*/*", "application/x-ndjson",
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/x-www-form-urlencoded",
+  "text/plain",
+  "multipart/form-data; boundary=x",
+  "application/json; charset=latin1",
+  "",
+  "application/JSON",
+  "*/*",
+  "application/x-ndjson",
 ];
 const ACCEPTS = ["application/json, text/event-stream", "*/*", "text/event-stream", "application/json", "text/html", "", "image/png;q=0"];
 
 function jsonRpcShape(r: Random): unknown {
-  const value = () => r.pick<unknown>([null, 0, -1, 1.5, 1e308, "x", "", [], {}, true, r.pick(JUNK), { nested: { deeper: [1, { a: null }] } }]);
-  const method = r.pick(["initialize", "tools/list", "tools/call", "ping", "notifications/initialized", "resources/list", "server/discover", r.pick(JUNK), 42, null]);
+  const value = () =>
+    r.pick<unknown>([null, 0, -1, 1.5, 1e308, "x", "", [], {}, true, r.pick(JUNK), { nested: { deeper: [1, { a: null }] } }]);
+  const method = r.pick([
+    "initialize",
+    "tools/list",
+    "tools/call",
+    "ping",
+    "notifications/initialized",
+    "resources/list",
+    "server/discover",
+    r.pick(JUNK),
+    42,
+    null,
+  ]);
   const params = r.pick<unknown>([
-    undefined, null, [], "params",
-    { protocolVersion: r.pick(["2025-03-26", "2026-07-28", "1999-01-01", value()]), capabilities: value(), clientInfo: r.pick([{ name: r.pick(JUNK), version: value() }, value()]) },
-    { name: r.pick(["service_query", "service_search_documents", "service_list_entities", r.pick(JUNK)]), arguments: r.pick([{}, value(), { entity: value(), question: value(), query: value(), limit: value(), cursor: value(), category: value(), kind: value(), entityId: value() }]) },
+    undefined,
+    null,
+    [],
+    "params",
+    {
+      protocolVersion: r.pick(["2025-03-26", "2026-07-28", "1999-01-01", value()]),
+      capabilities: value(),
+      clientInfo: r.pick([{ name: r.pick(JUNK), version: value() }, value()]),
+    },
+    {
+      name: r.pick(["service_query", "service_search_documents", "service_list_entities", r.pick(JUNK)]),
+      arguments: r.pick([
+        {},
+        value(),
+        {
+          entity: value(),
+          question: value(),
+          query: value(),
+          limit: value(),
+          cursor: value(),
+          category: value(),
+          kind: value(),
+          entityId: value(),
+        },
+      ]),
+    },
     { _meta: { progressToken: value() }, cursor: value() },
   ]);
   const message: Record<string, unknown> = { jsonrpc: r.pick(["2.0", "2.0", "1.0", 2, null]), method };
@@ -93,13 +209,44 @@ function body(r: Random): BodyInit | undefined {
     case 2:
       return JSON.stringify(Array.from({ length: r.pick([0, 1, 2, 51]) }, () => jsonRpcShape(r)));
     case 3:
-      return r.pick(["{", "[", '{"jsonrpc":"2.0",', "null", "1", '"x"', "[[[[[[[[[[]]]]]]]]]]", `${"[".repeat(5_000)}${"]".repeat(5_000)}`, "\u0000\u0001\u0002"]);
+      return r.pick([
+        "{",
+        "[",
+        '{"jsonrpc":"2.0",',
+        "null",
+        "1",
+        '"x"',
+        "[[[[[[[[[[]]]]]]]]]]",
+        `${"[".repeat(5_000)}${"]".repeat(5_000)}`,
+        "\u0000\u0001\u0002",
+      ]);
     case 4:
-      return new URLSearchParams({ grant_type: r.pick(["client_credentials", "authorization_code", "refresh_token", r.pick(JUNK)]), client_id: r.pick(JUNK), client_secret: r.pick(JUNK), code: r.pick(JUNK), refresh_token: r.pick(JUNK), redirect_uri: r.pick(JUNK), scope: r.pick(JUNK) }).toString();
+      return new URLSearchParams({
+        grant_type: r.pick(["client_credentials", "authorization_code", "refresh_token", r.pick(JUNK)]),
+        client_id: r.pick(JUNK),
+        client_secret: r.pick(JUNK),
+        code: r.pick(JUNK),
+        refresh_token: r.pick(JUNK),
+        redirect_uri: r.pick(JUNK),
+        scope: r.pick(JUNK),
+      }).toString();
     case 5:
       return Uint8Array.from({ length: r.int(200) }, () => r.int(256));
     case 6:
-      return JSON.stringify({ id: r.pick(JUNK), name: r.pick(JUNK), scope: [r.pick(JUNK)], organizationId: r.pick(JUNK), clientId: r.pick(JUNK), issuer: r.pick(JUNK), partner: r.pick(JUNK), hourlyLimit: r.pick([0, -1, 1e12, "5", null]), email: r.pick(JUNK), password: r.pick(JUNK), redirect_uris: [r.pick(JUNK)], rows: [{ line: r.pick([1, -1, "x"]), record: jsonRpcShape(r) }] });
+      return JSON.stringify({
+        id: r.pick(JUNK),
+        name: r.pick(JUNK),
+        scope: [r.pick(JUNK)],
+        organizationId: r.pick(JUNK),
+        clientId: r.pick(JUNK),
+        issuer: r.pick(JUNK),
+        partner: r.pick(JUNK),
+        hourlyLimit: r.pick([0, -1, 1e12, "5", null]),
+        email: r.pick(JUNK),
+        password: r.pick(JUNK),
+        redirect_uris: [r.pick(JUNK)],
+        rows: [{ line: r.pick([1, -1, "x"]), record: jsonRpcShape(r) }],
+      });
     case 7:
       return `action=${percentEncoded(r.pick(["sign-in", "allow", "deny", r.pick(JUNK)]))}&handle=${percentEncoded(r.pick(JUNK))}&email=${percentEncoded(r.pick(JUNK))}&password=x`;
     default:
@@ -119,11 +266,25 @@ function headers(r: Random, token: string, session: string): Record<string, stri
   if (r.chance(0.6)) set("Content-Type", r.pick(CONTENT_TYPES));
   if (r.chance(0.5)) set("Accept", r.pick(ACCEPTS));
   if (r.chance(0.6)) {
-    set("Authorization", r.pick([
-      `Bearer ${token}`, `Bearer ${token}`, `Bearer ${r.pick(JUNK)}`, `Bearer ${token.slice(0, -5)}AAAAA`, `Bearer a.b.c`, `Bearer a:b:c`,
-      `Bearer ${btoa('{"alg":"none"}')}.${btoa('{"iss":"x"}')}.`, `Basic ${latin1Base64(`${r.pick(JUNK).slice(0, 50)}:${r.pick(JUNK).slice(0, 50)}`)}`, "Basic !!!",
-      "Bearer test-admin-token", `ApiKey ${r.pick(["demo-key", r.pick(JUNK)])}`, "Bearer", "", "Negotiate abc",
-    ]));
+    set(
+      "Authorization",
+      r.pick([
+        `Bearer ${token}`,
+        `Bearer ${token}`,
+        `Bearer ${r.pick(JUNK)}`,
+        `Bearer ${token.slice(0, -5)}AAAAA`,
+        `Bearer a.b.c`,
+        `Bearer a:b:c`,
+        `Bearer ${btoa('{"alg":"none"}')}.${btoa('{"iss":"x"}')}.`,
+        `Basic ${latin1Base64(`${r.pick(JUNK).slice(0, 50)}:${r.pick(JUNK).slice(0, 50)}`)}`,
+        "Basic !!!",
+        "Bearer test-admin-token",
+        `ApiKey ${r.pick(["demo-key", r.pick(JUNK)])}`,
+        "Bearer",
+        "",
+        "Negotiate abc",
+      ]),
+    );
   }
   if (r.chance(0.3)) set("X-API-Key", r.pick(["demo-key", "demo-key-expired", "demo-key-small", r.pick(JUNK)]));
   if (r.chance(0.4)) set("mcp-session-id", r.pick([session, crypto.randomUUID(), r.pick(JUNK)]));
@@ -138,7 +299,8 @@ function headers(r: Random, token: string, session: string): Record<string, stri
 }
 
 // What must never reach a client: stack frames, source paths, SQL and its errors, the runtime's and our internals.
-const LEAKS = /\bat [\w$.<>]+ \(|\.(?:ts|js):\d+|node_modules|SQLITE|D1_ERROR|sqlite_|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|TypeError|ReferenceError|RangeError|SyntaxError: |McpSession|RateCounter|blockConcurrencyWhile|\bstack\b/;
+const LEAKS =
+  /\bat [\w$.<>]+ \(|\.(?:ts|js):\d+|node_modules|SQLITE|D1_ERROR|sqlite_|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|TypeError|ReferenceError|RangeError|SyntaxError: |McpSession|RateCounter|blockConcurrencyWhile|\bstack\b/;
 
 describe(`${REQUESTS} generated malformed requests (seed ${SEED.toString(16)})`, () => {
   let token: string;
@@ -177,5 +339,4 @@ describe(`${REQUESTS} generated malformed requests (seed ${SEED.toString(16)})`,
     }
     expect(failures).toEqual([]);
   }, 240_000);
-
 });

@@ -18,8 +18,10 @@ export const LOCAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 export async function expectErrorResponse(res: Response, status: number, error: string, path: string) {
   const body = await res.json<Record<string, unknown>>();
   const expected: Record<string, unknown> = { status, error, path };
-  for (const [k, v] of Object.entries(expected)) if (body[k] !== v) throw new Error(`${k}: expected ${String(v)}, got ${String(body[k])} in ${JSON.stringify(body)}`);
-  if (typeof body.timestamp !== "string" || !LOCAL_TIMESTAMP.test(body.timestamp)) throw new Error(`bad timestamp ${String(body.timestamp)}`);
+  for (const [k, v] of Object.entries(expected))
+    if (body[k] !== v) throw new Error(`${k}: expected ${String(v)}, got ${String(body[k])} in ${JSON.stringify(body)}`);
+  if (typeof body.timestamp !== "string" || !LOCAL_TIMESTAMP.test(body.timestamp))
+    throw new Error(`bad timestamp ${String(body.timestamp)}`);
   if (typeof body.message !== "string" || body.message.length === 0) throw new Error("empty message");
   if (res.status !== status) throw new Error(`HTTP ${res.status}, body says ${status}`);
   if (res.headers.get("Content-Type")?.startsWith("application/json") !== true) throw new Error("not JSON");

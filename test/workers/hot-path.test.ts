@@ -59,7 +59,15 @@ function countedEnv() {
 
 async function newKey(hourlyLimit: number, expiresAt: string | null = null): Promise<string> {
   const key = `hot-${crypto.randomUUID()}`;
-  await insertApiKey(env.DB, { id: `key_${key.slice(-12)}`, key_hash: await sha256Hex(key), partner: "Hot", hourly_limit: hourlyLimit, expires_at: expiresAt, revoked_at: null, created_at: new Date().toISOString() }).run();
+  await insertApiKey(env.DB, {
+    id: `key_${key.slice(-12)}`,
+    key_hash: await sha256Hex(key),
+    partner: "Hot",
+    hourly_limit: hourlyLimit,
+    expires_at: expiresAt,
+    revoked_at: null,
+    created_at: new Date().toISOString(),
+  }).run();
   return key;
 }
 
@@ -70,7 +78,8 @@ async function fetchWith(request: Request, vars: typeof env = env): Promise<Resp
   await waitOnExecutionContext(ctx);
   return res;
 }
-const feed = (key: string, path = "/api/v3/content/HO-AUR-0021/faq.json") => new Request(`${API}${path}`, { headers: { "X-API-Key": key } });
+const feed = (key: string, path = "/api/v3/content/HO-AUR-0021/faq.json") =>
+  new Request(`${API}${path}`, { headers: { "X-API-Key": key } });
 
 describe("the content hot path", () => {
   it("serves a cached feed without waiting on D1, and on the rate counter once per block", async () => {
@@ -93,7 +102,9 @@ describe("the content hot path", () => {
   it("never admits more than the limit while other isolates lease blocks of the same key", async () => {
     const limit = 500;
     const key = await newKey(limit);
-    const id = (await env.DB.prepare("SELECT id FROM api_keys WHERE key_hash = ?").bind(await sha256Hex(key)).first<{ id: string }>())!.id;
+    const id = (await env.DB.prepare("SELECT id FROM api_keys WHERE key_hash = ?")
+      .bind(await sha256Hex(key))
+      .first<{ id: string }>())!.id;
     const counter = rateCounter(env, `api-key:${id}`);
     // Four other isolates, each taking blocks until the counter has none left.
     const otherIsolate = async () => {
@@ -123,7 +134,9 @@ describe("the content hot path", () => {
     const advance = frozenClock();
     const key = await newKey(1000);
     expect((await fetchWith(feed(key))).status).toBe(200);
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?").bind(new Date().toISOString(), await sha256Hex(key)).run();
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE key_hash = ?")
+      .bind(new Date().toISOString(), await sha256Hex(key))
+      .run();
     advance(API_KEY_MAX_AGE_MS);
     const refused = await fetchWith(feed(key));
     expect(refused.status).toBe(401);
@@ -143,7 +156,8 @@ describe("the content hot path", () => {
   it(`serves a content change written elsewhere within ${CONTENT_VERSION_MAX_AGE_MS} ms`, async () => {
     const advance = frozenClock();
     const key = await newKey(1000);
-    const name = async () => ((await (await fetchWith(feed(key, "/api/v3/content/HO-AUR-0022/faq.json"))).json()) as { about: { name: string } }).about.name;
+    const name = async () =>
+      ((await (await fetchWith(feed(key, "/api/v3/content/HO-AUR-0022/faq.json"))).json()) as { about: { name: string } }).about.name;
     const before = await name();
     await env.DB.prepare("UPDATE entities SET name = 'Changed Elsewhere' WHERE id = 'HO-AUR-0022'").run();
     advance(CONTENT_VERSION_MAX_AGE_MS);
@@ -156,19 +170,37 @@ describe("the MCP hot path", () => {
   it("verifies a token once and spends the organization's limit from a block: only the session object is asked per call", async () => {
     frozenClock();
     const token = await tokenForNewOrganization("org-hot-path", ["DMO-LIS"]);
-    const opened = await fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) }));
+    const opened = await fetchWith(
+      new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) }),
+    );
     const sessionId = opened.headers.get("mcp-session-id")!;
     const verify = vi.spyOn(crypto.subtle, "verify");
     const { vars, calls } = countedEnv();
     for (let id = 2; id < 12; id++) {
-      const res = await fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token, sessionId), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }) }), vars);
+      const res = await fetchWith(
+        new Request(`${BASE}/v1/sse`, {
+          method: "POST",
+          headers: mcpHeaders(token, sessionId),
+          body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }),
+        }),
+        vars,
+      );
       expect(res.status).toBe(200);
     }
     expect(verify).not.toHaveBeenCalled();
     expect(calls).toEqual({ d1: 0, counter: 0 });
     // A terminated session is still refused at once: the session object is asked every time.
-    expect((await fetchWith(new Request(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(token, sessionId) }), vars)).status).toBe(204);
-    const after = await fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token, sessionId), body: JSON.stringify({ jsonrpc: "2.0", id: 99, method: "tools/list" }) }), vars);
+    expect((await fetchWith(new Request(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(token, sessionId) }), vars)).status).toBe(
+      204,
+    );
+    const after = await fetchWith(
+      new Request(`${BASE}/v1/sse`, {
+        method: "POST",
+        headers: mcpHeaders(token, sessionId),
+        body: JSON.stringify({ jsonrpc: "2.0", id: 99, method: "tools/list" }),
+      }),
+      vars,
+    );
     expect(after.status).toBe(404);
   });
 });

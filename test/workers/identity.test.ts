@@ -1,5 +1,15 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { calculateJwkThumbprint, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK } from "jose";
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type JWK,
+} from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { SealingError, unseal } from "../../src/crypto/sealed";
@@ -14,7 +24,9 @@ const form = (fields: Record<string, string>, headers: Record<string, string> = 
     body: new URLSearchParams(fields),
   });
 
-const jwks = async () => ((await (await SELF.fetch(`${BASE}/realms/hospitality/protocol/openid-connect/certs`)).json()) as { keys: Record<string, unknown>[] }).keys;
+const jwks = async () =>
+  ((await (await SELF.fetch(`${BASE}/realms/hospitality/protocol/openid-connect/certs`)).json()) as { keys: Record<string, unknown>[] })
+    .keys;
 
 afterEach(() => vi.useRealTimers());
 
@@ -41,7 +53,10 @@ describe("realm token endpoint (client_credentials)", () => {
     expect(claims.exp! - claims.iat!).toBe(300);
     expect(claims.jti).toEqual(expect.any(String));
     // The JWKS verifies it.
-    await jwtVerify(token, createLocalJWKSet({ keys: (await jwks()) as never }), { issuer: `${BASE}/realms/hospitality`, audience: "hospitality-mcp" });
+    await jwtVerify(token, createLocalJWKSet({ keys: (await jwks()) as never }), {
+      issuer: `${BASE}/realms/hospitality`,
+      audience: "hospitality-mcp",
+    });
   });
 
   it("accepts HTTP Basic client authentication", async () => {
@@ -51,14 +66,44 @@ describe("realm token endpoint (client_credentials)", () => {
   });
 
   it.each([
-    ["a wrong secret", { grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "nope" }, {}, 401, "invalid_client"],
+    [
+      "a wrong secret",
+      { grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "nope" },
+      {},
+      401,
+      "invalid_client",
+    ],
     ["an unknown client", { grant_type: "client_credentials", client_id: "ghost", client_secret: "x" }, {}, 401, "invalid_client"],
     ["no credentials", { grant_type: "client_credentials" }, {}, 401, "invalid_client"],
-    ["a wrong Basic secret", { grant_type: "client_credentials" }, { Authorization: `Basic ${btoa("aurora-assistant:bad")}` }, 401, "invalid_client"],
-    ["two client authentication methods", { grant_type: "client_credentials", client_secret: "aurora-secret" }, { Authorization: `Basic ${btoa("aurora-assistant:aurora-secret")}` }, 400, "invalid_request"],
-    ["another grant", { grant_type: "password", client_id: "aurora-assistant", client_secret: "aurora-secret" }, {}, 400, "unsupported_grant_type"],
+    [
+      "a wrong Basic secret",
+      { grant_type: "client_credentials" },
+      { Authorization: `Basic ${btoa("aurora-assistant:bad")}` },
+      401,
+      "invalid_client",
+    ],
+    [
+      "two client authentication methods",
+      { grant_type: "client_credentials", client_secret: "aurora-secret" },
+      { Authorization: `Basic ${btoa("aurora-assistant:aurora-secret")}` },
+      400,
+      "invalid_request",
+    ],
+    [
+      "another grant",
+      { grant_type: "password", client_id: "aurora-assistant", client_secret: "aurora-secret" },
+      {},
+      400,
+      "unsupported_grant_type",
+    ],
     ["no grant_type", { client_id: "aurora-assistant", client_secret: "aurora-secret" }, {}, 400, "invalid_request"],
-    ["an unknown scope", { grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret", scope: "admin" }, {}, 400, "invalid_scope"],
+    [
+      "an unknown scope",
+      { grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret", scope: "admin" },
+      {},
+      400,
+      "invalid_scope",
+    ],
   ])("refuses %s with an OAuth JSON error", async (_, fields, headers, status, error) => {
     const res = await form(fields as Record<string, string>, headers);
     expect(res.status).toBe(status);
@@ -81,7 +126,11 @@ describe("realm token endpoint (client_credentials)", () => {
 
   it("issues a token to a client without organization, which the MCP server then refuses", async () => {
     const token = await tokenFor("orphan");
-    const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) });
+    const res = await SELF.fetch(`${BASE}/v1/sse`, {
+      method: "POST",
+      headers: mcpHeaders(token),
+      body: JSON.stringify(initializeRequest()),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get("WWW-Authenticate")).toMatch(/error="invalid_token".*organization/);
   });
@@ -93,7 +142,10 @@ describe("realm keys and discovery", () => {
     for (const key of await jwks()) {
       expect(Object.keys(key).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x", "y"]);
     }
-    const config = (await (await SELF.fetch(`${BASE}/realms/hospitality/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    const config = (await (await SELF.fetch(`${BASE}/realms/hospitality/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(config).toMatchObject({
       issuer: `${BASE}/realms/hospitality`,
       token_endpoint: `${BASE}/realms/hospitality/protocol/openid-connect/token`,
@@ -105,7 +157,11 @@ describe("realm keys and discovery", () => {
   it("takes the issuer from AUTH_URL and the resource metadata from BASE_URL when they are set", async () => {
     const vars = { ...env, AUTH_URL: "https://id.hotels.example", BASE_URL: "https://mcp.hotels.example" };
     const app = createApp();
-    const config = await app.fetch(new Request(`${BASE}/realms/hospitality/.well-known/openid-configuration`), vars, createExecutionContext());
+    const config = await app.fetch(
+      new Request(`${BASE}/realms/hospitality/.well-known/openid-configuration`),
+      vars,
+      createExecutionContext(),
+    );
     expect(((await config.json()) as { issuer: string }).issuer).toBe("https://id.hotels.example/realms/hospitality");
     const metadata = await app.fetch(new Request(`${BASE}/.well-known/oauth-protected-resource`), vars, createExecutionContext());
     expect(await metadata.json()).toMatchObject({
@@ -113,7 +169,9 @@ describe("realm keys and discovery", () => {
       authorization_servers: ["https://mcp.hotels.example", "https://id.hotels.example/realms/hospitality"],
     });
     const unauthorized = await app.fetch(new Request(`${BASE}/v1/sse`, { method: "POST" }), vars, createExecutionContext());
-    expect(unauthorized.headers.get("WWW-Authenticate")).toBe('Bearer resource_metadata="https://mcp.hotels.example/.well-known/oauth-protected-resource"');
+    expect(unauthorized.headers.get("WWW-Authenticate")).toBe(
+      'Bearer resource_metadata="https://mcp.hotels.example/.well-known/oauth-protected-resource"',
+    );
   });
 
   it("keeps signing keys in D1, and rotation keeps the previous key published until its tokens expire", async () => {
@@ -127,7 +185,11 @@ describe("realm keys and discovery", () => {
     expect(decodeProtectedHeader(after).kid).toBe(newKid);
     expect((await jwks()).map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
     // A token signed before the rotation is still accepted.
-    const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(before), body: JSON.stringify(initializeRequest()) });
+    const res = await SELF.fetch(`${BASE}/v1/sse`, {
+      method: "POST",
+      headers: mcpHeaders(before),
+      body: JSON.stringify(initializeRequest()),
+    });
     expect(res.status).toBe(200);
 
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -140,7 +202,9 @@ describe("realm keys and discovery", () => {
   it("stores private signing keys sealed under KEY_ENCRYPTION_KEY: the stored column is not a usable key", async () => {
     const token = await tokenFor("aurora");
     const { kid } = decodeProtectedHeader(token);
-    const row = await env.DB.prepare("SELECT private_jwk, public_jwk FROM signing_keys WHERE kid = ?").bind(kid).first<{ private_jwk: string; public_jwk: string }>();
+    const row = await env.DB.prepare("SELECT private_jwk, public_jwk FROM signing_keys WHERE kid = ?")
+      .bind(kid)
+      .first<{ private_jwk: string; public_jwk: string }>();
     expect(row!.private_jwk).toMatch(/^aesgcm1\.[\w-]{16}\.[\w-]+$/);
     expect(() => JSON.parse(row!.private_jwk)).toThrow();
     await expect(importJWK(row!.private_jwk as unknown as JWK, "ES256")).rejects.toThrow();
@@ -159,8 +223,20 @@ describe("realm keys and discovery", () => {
     const kid = await calculateJwkThumbprint(publicJwk);
     const plain = JSON.stringify(await exportJWK(privateKey));
     const createdAt = new Date(Date.now() + 1_000).toISOString(); // the newest key: it signs
-    await insertSigningKey(env.DB, { kid, private_jwk: plain, public_jwk: JSON.stringify({ ...publicJwk, kid, alg: "ES256", use: "sig" }), created_at: createdAt, retired_at: null }).run();
-    await insertSigningKey(env.DB, { kid: "retired-plain", private_jwk: plain, public_jwk: JSON.stringify({ ...publicJwk, kid: "retired-plain" }), created_at: "2026-01-01T00:00:00.000Z", retired_at: "2026-01-02T00:00:00.000Z" }).run();
+    await insertSigningKey(env.DB, {
+      kid,
+      private_jwk: plain,
+      public_jwk: JSON.stringify({ ...publicJwk, kid, alg: "ES256", use: "sig" }),
+      created_at: createdAt,
+      retired_at: null,
+    }).run();
+    await insertSigningKey(env.DB, {
+      kid: "retired-plain",
+      private_jwk: plain,
+      public_jwk: JSON.stringify({ ...publicJwk, kid: "retired-plain" }),
+      created_at: "2026-01-01T00:00:00.000Z",
+      retired_at: "2026-01-02T00:00:00.000Z",
+    }).run();
 
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 3 * 3_600_000); // past the 60 s signer cache, also one filled in an earlier test's future
@@ -175,7 +251,11 @@ describe("realm keys and discovery", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 6 * 3_600_000);
     const res = await createApp().fetch(
-      new Request(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }) }),
+      new Request(TOKEN_URL, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }),
+      }),
       { ...env, KEY_ENCRYPTION_KEY: undefined },
       createExecutionContext(),
     );

@@ -22,7 +22,11 @@ async function realmToken(claims: JWTPayload, header: Record<string, unknown> = 
 async function expectRejected(token: string | null, description: RegExp) {
   const res = await SELF.fetch(`${BASE}/v1/sse`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...(token === null ? {} : { Authorization: `Bearer ${token}` }) },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
+    },
     body: JSON.stringify(initializeRequest()),
   });
   const message = await expectEnvelope(res, 401, "unauthorized");
@@ -53,7 +57,10 @@ describe("bearer verification on /v1/sse", () => {
     const token = await tokenFor("aurora");
     const [h, p, s] = token.split(".");
     const claims = JSON.parse(atob(p!.replace(/-/g, "+").replace(/_/g, "/")));
-    const forged = btoa(JSON.stringify({ ...claims, client_id: "boreal-assistant" })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const forged = btoa(JSON.stringify({ ...claims, client_id: "boreal-assistant" }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     await expectRejected(`${h}.${forged}.${s}`, /signature/);
   });
 
@@ -78,12 +85,18 @@ describe("bearer verification on /v1/sse", () => {
     const now = Math.floor(Date.now() / 1000);
     const unknown = await new SignJWT({ client_id: "aurora-assistant" })
       .setProtectedHeader({ alg: "ES256", kid: "someone-elses-key" })
-      .setIssuer(ISSUER).setAudience("hospitality-mcp").setIssuedAt(now).setExpirationTime(now + 300)
+      .setIssuer(ISSUER)
+      .setAudience("hospitality-mcp")
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
       .sign(privateKey);
     await expectRejected(unknown, /unknown key/);
     const hmac = await new SignJWT({ client_id: "aurora-assistant" })
       .setProtectedHeader({ alg: "HS256" })
-      .setIssuer(ISSUER).setAudience("hospitality-mcp").setIssuedAt(now).setExpirationTime(now + 300)
+      .setIssuer(ISSUER)
+      .setAudience("hospitality-mcp")
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
       .sign(new TextEncoder().encode("x".repeat(32)));
     await expectRejected(hmac, /algorithm/);
     const none = `${btoa(JSON.stringify({ alg: "none" })).replace(/=+$/, "")}.${btoa(JSON.stringify({ iss: ISSUER, aud: "hospitality-mcp", client_id: "aurora-assistant", exp: now + 300 })).replace(/=+$/, "")}.`;
@@ -97,17 +110,32 @@ describe("bearer verification on /v1/sse", () => {
       const now = Math.floor(Date.now() / 1000);
       return new SignJWT({ client_id: "aurora-assistant" })
         .setProtectedHeader({ alg: "ES256", kid })
-        .setIssuer(`${origin}/realms/hospitality`).setAudience("hospitality-mcp").setIssuedAt(now).setExpirationTime(now + 300)
+        .setIssuer(`${origin}/realms/hospitality`)
+        .setAudience("hospitality-mcp")
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
         .sign(privateKey);
     };
     const at = async (origin: string) =>
-      (await SELF.fetch(`${origin}/v1/sse`, { method: "POST", headers: mcpHeaders(await signed(origin)), body: JSON.stringify(initializeRequest()) })).status;
+      (
+        await SELF.fetch(`${origin}/v1/sse`, {
+          method: "POST",
+          headers: mcpHeaders(await signed(origin)),
+          body: JSON.stringify(initializeRequest()),
+        })
+      ).status;
     const [a, b] = ["https://a.mcp.example.com", "https://b.mcp.example.com"];
 
     expect(await at(a)).toBe(401); // spends a's lookup
     // Another isolate rotates the key in: published (retired keys stay published), never signing here.
     const now = new Date().toISOString();
-    await insertSigningKey(env.DB, { kid, private_jwk: "{}", public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" }), created_at: now, retired_at: now }).run();
+    await insertSigningKey(env.DB, {
+      kid,
+      private_jwk: "{}",
+      public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" }),
+      created_at: now,
+      retired_at: now,
+    }).run();
     expect(await at(a)).toBe(401); // a's lookups are throttled for 10 s
     expect(await at(b)).toBe(200); // b's are not
   });
@@ -124,7 +152,9 @@ describe("bearer verification on /v1/sse", () => {
     await expectRejected(await realmToken({ client_id: "x".repeat(5_000) }), /client_id is not 1-255 visible characters/);
     const res = await post(await realmToken({ client_id: 'quote"back\\slash' }), initializeRequest());
     expect(res.status).toBe(401);
-    expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer error="invalid_token", error_description="The client quote'back'slash has no organization scope\.", resource_metadata="[^"]+"$/);
+    expect(res.headers.get("WWW-Authenticate")).toMatch(
+      /^Bearer error="invalid_token", error_description="The client quote'back'slash has no organization scope\.", resource_metadata="[^"]+"$/,
+    );
   });
 
   it("maps clientId (older Keycloak) and azp when client_id is absent", async () => {
@@ -137,7 +167,11 @@ describe("bearer verification on /v1/sse", () => {
     const app = createApp();
     const call = (vars: Record<string, string>) =>
       app.fetch(
-        new Request(`${BASE}/v1/sse`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body: JSON.stringify(initializeRequest()) }),
+        new Request(`${BASE}/v1/sse`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+          body: JSON.stringify(initializeRequest()),
+        }),
         { ...env, ...vars },
         createExecutionContext(),
       );
@@ -155,7 +189,11 @@ describe("bearer verification on /v1/sse", () => {
     expect((await post(await realmToken({ iat: now, exp: now + 86_400 }), initializeRequest())).status).toBe(200);
     await expectRejected(await realmToken({ iat: now, exp: now + 86_401 }), /lifetime \(exp - iat\) exceeds 86400 s/);
     const configured = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(await realmToken({ iat: now, exp: now + 601 })), body: JSON.stringify(initializeRequest()) }),
+      new Request(`${BASE}/v1/sse`, {
+        method: "POST",
+        headers: mcpHeaders(await realmToken({ iat: now, exp: now + 601 })),
+        body: JSON.stringify(initializeRequest()),
+      }),
       { ...env, MAX_TOKEN_LIFETIME_SECONDS: "600" },
       createExecutionContext(),
     );
@@ -165,7 +203,12 @@ describe("bearer verification on /v1/sse", () => {
 
   it("refuses a client whose organization's scope is empty, like one without an organization", async () => {
     await adminJson("POST", "/organizations", { id: "org-unscoped", name: "No content yet" }, 201);
-    const { clientSecret } = await adminJson("POST", "/identity-clients", { clientId: "unscoped-bot", organizationId: "org-unscoped" }, 201);
+    const { clientSecret } = await adminJson(
+      "POST",
+      "/identity-clients",
+      { clientId: "unscoped-bot", organizationId: "org-unscoped" },
+      201,
+    );
     await expectRejected(await tokenOf("unscoped-bot", clientSecret), /no organization scope/);
     await adminJson("POST", "/organizations/org-unscoped/scope", { entityId: "HO-BOR" });
     // The isolate remembers the refusal for up to 60 s (README), then reads the new scope.
@@ -185,9 +228,14 @@ describe("tokens of an external issuer", () => {
   const externalEnv = { ...env, OIDC_ISSUER: issuer, OIDC_JWKS_URL: jwksUrl, MCP_AUDIENCE: "account" };
   const app = createApp();
   const call = (path: string, init: RequestInit) => app.fetch(new Request(path, init), externalEnv, createExecutionContext());
-  const initialize = (token: string) => call(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) });
+  const initialize = (token: string) =>
+    call(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) });
   const operator = (method: string, path: string, body?: unknown) =>
-    call(`${ADMIN}${path}`, { method, headers: { ...ADMIN_AUTH, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    call(`${ADMIN}${path}`, {
+      method,
+      headers: { ...ADMIN_AUTH, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   let signExternal: (claims: JWTPayload) => Promise<string>;
   beforeAll(async () => {
@@ -200,7 +248,13 @@ describe("tokens of an external issuer", () => {
     );
     signExternal = (claims) => {
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "kc-1" }).setIssuer(issuer).setAudience("account").setIssuedAt(now).setExpirationTime(now + 300).sign(privateKey);
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: "RS256", kid: "kc-1" })
+        .setIssuer(issuer)
+        .setAudience("account")
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(privateKey);
     };
   });
   afterAll(() => vi.restoreAllMocks());
@@ -215,7 +269,11 @@ describe("tokens of an external issuer", () => {
   });
 
   it("maps only clients registered under that issuer, and a realm token cannot use their mapping", async () => {
-    const refused = await operator("POST", "/identity-clients", { issuer: "https://other.example.com", clientId: "kc-bot", organizationId: "org-boreal" });
+    const refused = await operator("POST", "/identity-clients", {
+      issuer: "https://other.example.com",
+      clientId: "kc-bot",
+      organizationId: "org-boreal",
+    });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: { code: "bad_request", details: [{ field: "issuer" }] } });
 
@@ -227,7 +285,11 @@ describe("tokens of an external issuer", () => {
     expect(res.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
 
     // From the realm's side: a realm token naming kc-bot maps to nothing.
-    const realm = await call(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(await realmToken({ client_id: "kc-bot", aud: "account" })), body: JSON.stringify(initializeRequest()) });
+    const realm = await call(`${BASE}/v1/sse`, {
+      method: "POST",
+      headers: mcpHeaders(await realmToken({ client_id: "kc-bot", aud: "account" })),
+      body: JSON.stringify(initializeRequest()),
+    });
     expect(realm.status).toBe(401);
     expect(realm.headers.get("WWW-Authenticate")).toMatch(/no organization scope/);
     // External clients have no secret here and cannot get realm tokens.

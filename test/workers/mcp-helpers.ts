@@ -39,7 +39,11 @@ export const initializeRequest = (id = 1, protocolVersion = "2025-03-26") => ({
 });
 
 export function post(token: string, body: unknown, sessionId?: string, headers: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(token, sessionId), ...headers }, body: JSON.stringify(body) });
+  return SELF.fetch(`${BASE}/v1/sse`, {
+    method: "POST",
+    headers: { ...mcpHeaders(token, sessionId), ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 export async function openSession(token: string, protocolVersion = "2025-03-26"): Promise<string> {

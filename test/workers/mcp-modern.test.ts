@@ -15,7 +15,11 @@ beforeAll(async () => {
 
 type Fetcher = (request: Request) => Response | Promise<Response>;
 
-async function connect(token: string, mode: "auto" | { pin: "2026-07-28" } = { pin: "2026-07-28" }, fetcher: Fetcher = (r) => SELF.fetch(r)) {
+async function connect(
+  token: string,
+  mode: "auto" | { pin: "2026-07-28" } = { pin: "2026-07-28" },
+  fetcher: Fetcher = (r) => SELF.fetch(r),
+) {
   const seen: Request[] = [];
   const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/v1/sse`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
@@ -59,8 +63,12 @@ describe("protocol revision 2026-07-28", () => {
   it("keeps the organization's scope, from both sides", async () => {
     const a = await connect(aurora);
     const b = await connect(boreal);
-    expect((await a.client.callTool({ name: "service_query", arguments: { entity: "HO-BOR-0001" } })).structuredContent).toMatchObject({ entity: null });
-    expect((await b.client.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001" } })).structuredContent).toMatchObject({ entity: null });
+    expect((await a.client.callTool({ name: "service_query", arguments: { entity: "HO-BOR-0001" } })).structuredContent).toMatchObject({
+      entity: null,
+    });
+    expect((await b.client.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001" } })).structuredContent).toMatchObject({
+      entity: null,
+    });
     await Promise.all([a.client.close(), b.client.close()]);
   });
 
@@ -69,15 +77,34 @@ describe("protocol revision 2026-07-28", () => {
       jsonrpc: "2.0",
       id: 1,
       method: "server/discover",
-      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "curl", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } },
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "curl", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
     };
-    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover" };
+    const headers = {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "server/discover",
+    };
     const anonymous = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers, body: JSON.stringify(discover) });
     await expectEnvelope(anonymous, 401, "unauthorized");
     expect(anonymous.headers.get("WWW-Authenticate")).toMatch(/resource_metadata=/);
-    const foreign = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${aurora}`, Origin: "https://evil.example.com" }, body: JSON.stringify(discover) });
+    const foreign = await SELF.fetch(`${BASE}/v1/sse`, {
+      method: "POST",
+      headers: { ...headers, Authorization: `Bearer ${aurora}`, Origin: "https://evil.example.com" },
+      body: JSON.stringify(discover),
+    });
     await expectEnvelope(foreign, 403, "forbidden");
-    const ok = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${aurora}` }, body: JSON.stringify(discover) });
+    const ok = await SELF.fetch(`${BASE}/v1/sse`, {
+      method: "POST",
+      headers: { ...headers, Authorization: `Bearer ${aurora}` },
+      body: JSON.stringify(discover),
+    });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { result: { supportedVersions: string[] } }).result.supportedVersions).toContain("2026-07-28");
   });

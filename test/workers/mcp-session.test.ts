@@ -29,7 +29,11 @@ describe("MCP session states (SPEC)", () => {
   it("open → open: calls that echo the session ID are served", async () => {
     const sessionId = await openSession(aurora);
     const reply = await rpc(aurora, sessionId, "tools/list");
-    expect(reply.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(["service_list_entities", "service_query", "service_search_documents"]);
+    expect(reply.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      "service_list_entities",
+      "service_query",
+      "service_search_documents",
+    ]);
   });
 
   it("none → none: a non-initialize call without mcp-session-id is 400 bad_request", async () => {
@@ -43,12 +47,20 @@ describe("MCP session states (SPEC)", () => {
     const del = await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora, sessionId) });
     expect(del.status).toBe(204);
     await expectEnvelope(await post(aurora, listTools, sessionId), 404, "not_found");
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora, sessionId) }), 404, "not_found");
+    await expectEnvelope(
+      await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora, sessionId) }),
+      404,
+      "not_found",
+    );
   });
 
   it("DELETE needs a valid bearer token and the session header", async () => {
     const sessionId = await openSession(aurora);
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: { "mcp-session-id": sessionId } }), 401, "unauthorized");
+    await expectEnvelope(
+      await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: { "mcp-session-id": sessionId } }),
+      401,
+      "unauthorized",
+    );
     await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora) }), 400, "bad_request");
     expect((await post(aurora, listTools, sessionId)).status).toBe(200);
   });
@@ -63,7 +75,11 @@ describe("MCP session states (SPEC)", () => {
     const borealSession = await openSession(boreal);
     await expectEnvelope(await post(boreal, listTools, auroraSession), 404, "not_found");
     await expectEnvelope(await post(aurora, listTools, borealSession), 404, "not_found");
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(boreal, auroraSession) }), 404, "not_found");
+    await expectEnvelope(
+      await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(boreal, auroraSession) }),
+      404,
+      "not_found",
+    );
     expect((await post(aurora, listTools, auroraSession)).status).toBe(200);
     expect((await post(boreal, listTools, borealSession)).status).toBe(200);
   });
@@ -81,12 +97,40 @@ describe("MCP session states (SPEC)", () => {
   it.each([
     ["malformed JSON", "{not json", {}, 400, "bad_request", /not valid JSON/],
     ["an empty batch", "[]", {}, 400, "bad_request", /empty batch/],
-    ["another Content-Type", JSON.stringify(listTools), { "Content-Type": "application/json-patch+json" }, 415, "unsupported_media_type", /must be application\/json, not application\/json-patch\+json/],
+    [
+      "another Content-Type",
+      JSON.stringify(listTools),
+      { "Content-Type": "application/json-patch+json" },
+      415,
+      "unsupported_media_type",
+      /must be application\/json, not application\/json-patch\+json/,
+    ],
     ["text/plain", JSON.stringify(listTools), { "Content-Type": "text/plain" }, 415, "unsupported_media_type", /must be application\/json/],
-    ["an Accept without text/event-stream", JSON.stringify(listTools), { Accept: "application/json" }, 406, "not_acceptable", /Accept must admit application\/json and text\/event-stream/],
-    ["an unsupported MCP-Protocol-Version", JSON.stringify(listTools), { "MCP-Protocol-Version": "1999-01-01" }, 400, "bad_request", /Unsupported MCP-Protocol-Version "1999-01-01"; this server speaks 2026-07-28, 2025-11-25/],
+    [
+      "an Accept without text/event-stream",
+      JSON.stringify(listTools),
+      { Accept: "application/json" },
+      406,
+      "not_acceptable",
+      /Accept must admit application\/json and text\/event-stream/,
+    ],
+    [
+      "an unsupported MCP-Protocol-Version",
+      JSON.stringify(listTools),
+      { "MCP-Protocol-Version": "1999-01-01" },
+      400,
+      "bad_request",
+      /Unsupported MCP-Protocol-Version "1999-01-01"; this server speaks 2026-07-28, 2025-11-25/,
+    ],
     ["a body that is not JSON-RPC", JSON.stringify({ hello: "world" }), {}, 400, "bad_request", /not a JSON-RPC 2\.0 message/],
-    ["a batch of 51", JSON.stringify(Array.from({ length: 51 }, (_, i) => ({ ...listTools, id: i }))), {}, 413, "payload_too_large", /at most 50 messages/],
+    [
+      "a batch of 51",
+      JSON.stringify(Array.from({ length: 51 }, (_, i) => ({ ...listTools, id: i }))),
+      {},
+      413,
+      "payload_too_large",
+      /at most 50 messages/,
+    ],
   ])("answers %s in SPEC's envelope with a message that says what to change", async (_, body, headers, status, code, message) => {
     const sessionId = await openSession(aurora);
     const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora, sessionId), ...headers }, body });
@@ -96,7 +140,9 @@ describe("MCP session states (SPEC)", () => {
   it("answers a malformed initialize with what is wrong, not with 'session id required'", async () => {
     const res = await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26" } });
     expect(await expectEnvelope(res, 400, "bad_request")).toMatch(/initialize request is malformed/);
-    const body = (await (await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })).json()) as { error: { details: { field: string }[] } };
+    const body = (await (await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })).json()) as {
+      error: { details: { field: string }[] };
+    };
     expect(body.error.details.map((d) => d.field)).toEqual(expect.arrayContaining(["params.protocolVersion", "params.clientInfo"]));
   });
 
@@ -179,8 +225,16 @@ describe("MCP session states (SPEC)", () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^: /);
     await reader.cancel();
 
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, crypto.randomUUID()), Accept: "text/event-stream" } }), 404, "not_found");
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "application/json" } }), 406, "not_acceptable");
+    await expectEnvelope(
+      await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, crypto.randomUUID()), Accept: "text/event-stream" } }),
+      404,
+      "not_found",
+    );
+    await expectEnvelope(
+      await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "application/json" } }),
+      406,
+      "not_acceptable",
+    );
   });
 });
 
@@ -228,7 +282,10 @@ describe("the GET notification stream, when things go wrong", () => {
     expect(res.status).toBe(405);
     expect(res.headers.get("Allow")).toBe("GET, POST, DELETE, OPTIONS");
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
-    if (method !== "HEAD") expect(await expectEnvelope(res, 405, "method_not_allowed")).toMatch(new RegExp(`${method} is not served at /v1/sse; use GET, POST, DELETE`));
+    if (method !== "HEAD")
+      expect(await expectEnvelope(res, 405, "method_not_allowed")).toMatch(
+        new RegExp(`${method} is not served at /v1/sse; use GET, POST, DELETE`),
+      );
   });
 
   it("answers GET /v1/messages with 405 and Allow: POST", async () => {
@@ -243,7 +300,13 @@ describe("MCP host protections", () => {
 
   it("refuses a request from an origin that is not allow-listed with 403, and allows its configured origin", async () => {
     await expectEnvelope(await post(aurora, initializeRequest(), undefined, { Origin: "https://evil.example.com" }), 403, "forbidden");
-    const own = await configured(new Request(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: BASE }, body: JSON.stringify(initializeRequest()) }));
+    const own = await configured(
+      new Request(`${BASE}/v1/sse`, {
+        method: "POST",
+        headers: { ...mcpHeaders(aurora), Origin: BASE },
+        body: JSON.stringify(initializeRequest()),
+      }),
+    );
     expect(own.status).toBe(200);
     expect(own.headers.get("Access-Control-Allow-Origin")).toBe(BASE);
     expect(own.headers.get("Access-Control-Expose-Headers")).toMatch(/mcp-session-id/);
@@ -253,7 +316,11 @@ describe("MCP host protections", () => {
     const rebound = "https://rebound.attacker.example";
     const asked = (vars: Partial<typeof env>) =>
       createApp().fetch(
-        new Request(`${rebound}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: rebound }, body: JSON.stringify(initializeRequest()) }),
+        new Request(`${rebound}/v1/sse`, {
+          method: "POST",
+          headers: { ...mcpHeaders(aurora), Origin: rebound },
+          body: JSON.stringify(initializeRequest()),
+        }),
         { ...env, ...vars },
         createExecutionContext(),
       );
@@ -266,7 +333,11 @@ describe("MCP host protections", () => {
   it("allows loopback origins in development only", async () => {
     const call = (ENVIRONMENT: string) =>
       createApp().fetch(
-        new Request(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: "http://localhost:6274" }, body: JSON.stringify(initializeRequest()) }),
+        new Request(`${BASE}/v1/sse`, {
+          method: "POST",
+          headers: { ...mcpHeaders(aurora), Origin: "http://localhost:6274" },
+          body: JSON.stringify(initializeRequest()),
+        }),
         { ...env, ENVIRONMENT },
         createExecutionContext(),
       );
@@ -276,7 +347,11 @@ describe("MCP host protections", () => {
 
   it("allows origins listed in ALLOWED_ORIGINS", async () => {
     const res = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora), Origin: "https://console.partner.example" }, body: JSON.stringify(initializeRequest()) }),
+      new Request(`${BASE}/v1/sse`, {
+        method: "POST",
+        headers: { ...mcpHeaders(aurora), Origin: "https://console.partner.example" },
+        body: JSON.stringify(initializeRequest()),
+      }),
       { ...env, ALLOWED_ORIGINS: "https://other.example, https://console.partner.example" },
       createExecutionContext(),
     );
@@ -287,7 +362,11 @@ describe("MCP host protections", () => {
     const res = await configured(
       new Request(`${BASE}/v1/sse`, {
         method: "OPTIONS",
-        headers: { Origin: BASE, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, mcp-session-id" },
+        headers: {
+          Origin: BASE,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, mcp-session-id",
+        },
       }),
     );
     expect(res.status).toBe(204);
@@ -331,7 +410,10 @@ describe("MCP host protections", () => {
         { ...env, MCP_RATE_LIMIT: "5" },
         createExecutionContext(),
       );
-    const responses = await Promise.all([...Array.from({ length: 20 }, () => call(tokenA)), ...Array.from({ length: 20 }, () => call(tokenB))]);
+    const responses = await Promise.all([
+      ...Array.from({ length: 20 }, () => call(tokenA)),
+      ...Array.from({ length: 20 }, () => call(tokenB)),
+    ]);
     const admitted = (from: number) => responses.slice(from, from + 20).filter((r) => r.status === 200).length;
     expect([admitted(0), admitted(20)]).toEqual([5, 5]);
     expect(responses.every((r) => r.status === 200 || r.status === 429)).toBe(true);
@@ -351,7 +433,10 @@ describe("MCP host protections", () => {
   });
 
   it("serves the protected-resource metadata publicly: the origin at the root, the endpoint at its path (RFC 9728 §3.1)", async () => {
-    for (const [path, resource] of [["/.well-known/oauth-protected-resource", BASE], ["/.well-known/oauth-protected-resource/v1/sse", `${BASE}/v1/sse`]]) {
+    for (const [path, resource] of [
+      ["/.well-known/oauth-protected-resource", BASE],
+      ["/.well-known/oauth-protected-resource/v1/sse", `${BASE}/v1/sse`],
+    ]) {
       const res = await SELF.fetch(`${BASE}${path}`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({

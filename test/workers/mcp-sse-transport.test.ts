@@ -28,7 +28,11 @@ async function openTransport(token: string, fetcher: (r: Request) => Response | 
 }
 
 const send = (token: string, endpoint: string, message: unknown) =>
-  SELF.fetch(`${BASE}${endpoint}`, { method: "POST", headers: { ...auth(token), "Content-Type": "application/json" }, body: JSON.stringify(message) });
+  SELF.fetch(`${BASE}${endpoint}`, {
+    method: "POST",
+    headers: { ...auth(token), "Content-Type": "application/json" },
+    body: JSON.stringify(message),
+  });
 
 const legacyInitialize = { ...initializeRequest(), params: { ...initializeRequest().params, protocolVersion: "2024-11-05" } };
 
@@ -44,13 +48,24 @@ describe("HTTP+SSE transport", () => {
     await send(aurora, endpoint, { jsonrpc: "2.0", id: 2, method: "tools/list" });
     const list = await events.message();
     expect(list.id).toBe(2);
-    expect(list.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(["service_list_entities", "service_query", "service_search_documents"]);
+    expect(list.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      "service_list_entities",
+      "service_query",
+      "service_search_documents",
+    ]);
 
-    await send(aurora, endpoint, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "service_list_entities", arguments: { kind: "brand" } } });
+    await send(aurora, endpoint, {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "service_list_entities", arguments: { kind: "brand" } },
+    });
     const call = await events.message();
     // 2024-11-05 has no structuredContent: every field is in the text.
     expect(call.result.structuredContent).toBeUndefined();
-    expect(JSON.parse(call.result.content[0].text)).toEqual({ entities: [{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }] });
+    expect(JSON.parse(call.result.content[0].text)).toEqual({
+      entities: [{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }],
+    });
     await events.cancel();
   });
 
@@ -67,11 +82,23 @@ describe("HTTP+SSE transport", () => {
   it("needs a bearer token for the stream and for every message, and refuses foreign origins", async () => {
     await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { Accept: "text/event-stream" } }), 401, "unauthorized");
     const { events, endpoint } = await openTransport(aurora);
-    const anonymous = await SELF.fetch(`${BASE}${endpoint}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(legacyInitialize) });
+    const anonymous = await SELF.fetch(`${BASE}${endpoint}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(legacyInitialize),
+    });
     await expectEnvelope(anonymous, 401, "unauthorized");
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...auth(aurora), Accept: "text/event-stream", Origin: "https://evil.example.com" } }), 403, "forbidden");
     await expectEnvelope(
-      await SELF.fetch(`${BASE}${endpoint}`, { method: "POST", headers: { ...auth(aurora), "Content-Type": "application/json", Origin: "https://evil.example.com" }, body: "{}" }),
+      await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...auth(aurora), Accept: "text/event-stream", Origin: "https://evil.example.com" } }),
+      403,
+      "forbidden",
+    );
+    await expectEnvelope(
+      await SELF.fetch(`${BASE}${endpoint}`, {
+        method: "POST",
+        headers: { ...auth(aurora), "Content-Type": "application/json", Origin: "https://evil.example.com" },
+        body: "{}",
+      }),
       403,
       "forbidden",
     );
@@ -83,7 +110,11 @@ describe("HTTP+SSE transport", () => {
     await expectEnvelope(await send(aurora, "/v1/messages?sessionId=nope", legacyInitialize), 404, "not_found");
     await expectEnvelope(await send(aurora, "/v1/messages", legacyInitialize), 404, "not_found");
     const { events, endpoint } = await openTransport(aurora);
-    const junk = await SELF.fetch(`${BASE}${endpoint}`, { method: "POST", headers: { ...auth(aurora), "Content-Type": "application/json" }, body: "{not json" });
+    const junk = await SELF.fetch(`${BASE}${endpoint}`, {
+      method: "POST",
+      headers: { ...auth(aurora), "Content-Type": "application/json" },
+      body: "{not json",
+    });
     await expectEnvelope(junk, 400, "bad_request");
     await events.cancel();
   });
@@ -107,7 +138,12 @@ describe("HTTP+SSE transport", () => {
 
   it("never holds a POST for a client that stops reading; past 1 MiB unread the stream is closed", async () => {
     const { events, endpoint } = await openTransport(aurora);
-    const search = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "service_search_documents", arguments: { query: "parking breakfast pets wifi", limit: 50 } } };
+    const search = {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "service_search_documents", arguments: { query: "parking breakfast pets wifi", limit: 50 } },
+    };
     const statuses: number[] = [];
     for (let i = 0; i < 120 && !statuses.includes(404); i++) statuses.push((await send(aurora, endpoint, search)).status);
     expect(statuses[0]).toBe(202);
@@ -131,7 +167,15 @@ describe("HTTP+SSE transport", () => {
     const call = (r: Request) => app.fetch(r, { ...env, MCP_RATE_LIMIT: "3" }, createExecutionContext());
     const { events, endpoint } = await openTransport(token, call);
     const post = async () =>
-      (await call(new Request(`${BASE}${endpoint}`, { method: "POST", headers: { ...auth(token), "Content-Type": "application/json" }, body: JSON.stringify(legacyInitialize) }))).status;
+      (
+        await call(
+          new Request(`${BASE}${endpoint}`, {
+            method: "POST",
+            headers: { ...auth(token), "Content-Type": "application/json" },
+            body: JSON.stringify(legacyInitialize),
+          }),
+        )
+      ).status;
     expect([await post(), await post(), await post()]).toEqual([202, 202, 429]);
     await events.cancel();
   });

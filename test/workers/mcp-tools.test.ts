@@ -87,7 +87,9 @@ describe("service_query", () => {
   it("finds an entity by full registered name (case-insensitive) or by ID, with its FAQs in stored order", async () => {
     const byId = await call(aurora, "service_query", { entity: "HO-AUR-0001" });
     expect(byId.entity).toMatchObject({ id: "HO-AUR-0001", kind: "property", brandId: "HO-AUR" });
-    const { results } = await env.DB.prepare("SELECT question FROM faqs WHERE entity_id = 'HO-AUR-0001' ORDER BY position").all<{ question: string }>();
+    const { results } = await env.DB.prepare("SELECT question FROM faqs WHERE entity_id = 'HO-AUR-0001' ORDER BY position").all<{
+      question: string;
+    }>();
     expect(byId.faqs.map((f: { question: string }) => f.question)).toEqual(results.map((r) => r.question));
     expect(byId.total).toBe(results.length);
     const byName = await call(aurora, "service_query", { entity: byId.entity.name.toUpperCase() });
@@ -180,13 +182,22 @@ describe("service_search_documents", () => {
     for (const r of category.results) expect(r.category).toBe("Wi-Fi");
   });
 
-  it.each(['"', 'parking" OR "x', "NEAR(parking pets)", "question:parking", "park*", "-parking", "^", "(", "AND OR NOT", "'; DROP TABLE faqs; --", "🙂"])(
-    "never parses user text as FTS5 syntax: %s",
-    async (query) => {
-      const { results } = await call(aurora, "service_search_documents", { query });
-      for (const r of results) expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
-    },
-  );
+  it.each([
+    '"',
+    'parking" OR "x',
+    "NEAR(parking pets)",
+    "question:parking",
+    "park*",
+    "-parking",
+    "^",
+    "(",
+    "AND OR NOT",
+    "'; DROP TABLE faqs; --",
+    "🙂",
+  ])("never parses user text as FTS5 syntax: %s", async (query) => {
+    const { results } = await call(aurora, "service_search_documents", { query });
+    for (const r of results) expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
+  });
 });
 
 describe("invalid tool calls", () => {
@@ -197,7 +208,11 @@ describe("invalid tool calls", () => {
     ["service_query", { entity: "HO-AUR", unexpected: true }, /Unrecognized key: "unexpected"/],
     ["service_search_documents", { query: "" }, /query: Too small/],
     ["service_search_documents", { query: "x".repeat(501) }, /query: Too big: expected string to have <=500 characters/],
-    ["service_search_documents", { query: "parking", kind: "hotel" }, /kind: Invalid option: expected one of "brand"\|"property"\|"destination"\|"airport"/],
+    [
+      "service_search_documents",
+      { query: "parking", kind: "hotel" },
+      /kind: Invalid option: expected one of "brand"\|"property"\|"destination"\|"airport"/,
+    ],
     ["service_list_entities", { limit: 0 }, /limit: Too small: expected number to be >=1/],
     ["service_list_entities", { limit: 201 }, /limit: Too big: expected number to be <=200/],
     ["service_list_entities", { cursor: "not-a-cursor" }, /cursor is not a nextCursor this tool returned/],
@@ -226,7 +241,9 @@ describe("invalid tool calls", () => {
   it("keeps an unknown tool a JSON-RPC error (-32602) that names the tools", async () => {
     const reply = await rpc(aurora.token, aurora.session, "tools/call", { name: "no_such_tool", arguments: {} });
     expect(reply.error?.code).toBe(-32602);
-    expect(reply.error?.message).toMatch(/Unknown tool: no_such_tool\. The tools are service_query, service_search_documents, service_list_entities\./);
+    expect(reply.error?.message).toMatch(
+      /Unknown tool: no_such_tool\. The tools are service_query, service_search_documents, service_list_entities\./,
+    );
   });
 });
 
@@ -241,10 +258,19 @@ describe("lookups as people type them", () => {
   });
 
   it("match full names case-insensitively beyond ASCII (MÜNCHEN finds München), in query, list and suggestions", async () => {
-    const record = { id: "HO-AUR-0900", kind: "property", name: "Aurora München Hauptbahnhof", brandId: "HO-AUR", propertyId: 900001, faqs: [{ category: "Parking", question: "Parking?", answer: "Yes." }] };
+    const record = {
+      id: "HO-AUR-0900",
+      kind: "property",
+      name: "Aurora München Hauptbahnhof",
+      brandId: "HO-AUR",
+      propertyId: 900001,
+      faqs: [{ category: "Parking", question: "Parking?", answer: "Yes." }],
+    };
     await importRecords([record]);
     expect((await call(aurora, "service_query", { entity: "AURORA MÜNCHEN HAUPTBAHNHOF" })).entity.id).toBe("HO-AUR-0900");
-    expect((await call(aurora, "service_list_entities", { nameContains: "MÜNCHEN" })).entities.map((e: { id: string }) => e.id)).toEqual(["HO-AUR-0900"]);
+    expect((await call(aurora, "service_list_entities", { nameContains: "MÜNCHEN" })).entities.map((e: { id: string }) => e.id)).toEqual([
+      "HO-AUR-0900",
+    ]);
     expect((await call(aurora, "service_query", { entity: "münchen" })).suggestions).toEqual(["Aurora München Hauptbahnhof"]);
     // A name folded by the migration's ASCII-only lower() (Ö stays Ö) is refolded when the same record is imported again.
     const oland = { ...record, id: "HO-AUR-0901", name: "Aurora ÖLAND Strand", propertyId: 900002 };

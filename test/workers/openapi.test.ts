@@ -15,7 +15,10 @@ describe("GET /api/v3/openapi.json", () => {
       openapi: string;
       servers: { url: string }[];
       paths: Record<string, { get: Operation }>;
-      components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, { in: string; name: string }> };
+      components: {
+        schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+        securitySchemes: Record<string, { in: string; name: string }>;
+      };
     }>();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers[0]!.url).toBe("https://api.example.com");
@@ -47,7 +50,14 @@ describe("GET /api/v3/openapi.json", () => {
     expect(Object.keys(schemas.BrandPropertiesResponse!.properties!)).toEqual(["brandId", "brandName", "count", "properties"]);
     expect(Object.keys(schemas.PropertyItem!.properties!)).toEqual(["name", "serviceId", "propertyId"]);
     expect(schemas.PropertyItem!.required).toContain("propertyId");
-    expect(Object.keys(schemas.ErrorResponse!.properties!)).toEqual(["timestamp", "status", "error", "message", "path", "fallbackUrlPattern"]);
+    expect(Object.keys(schemas.ErrorResponse!.properties!)).toEqual([
+      "timestamp",
+      "status",
+      "error",
+      "message",
+      "path",
+      "fallbackUrlPattern",
+    ]);
     expect(schemas.FAQPage).toBeDefined();
     expect(schemas.FAQGraph).toBeDefined();
   });

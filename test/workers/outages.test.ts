@@ -15,7 +15,11 @@ function failingDb(message: string): D1Database {
 }
 
 const content = (db: D1Database) =>
-  createApp().fetch(new Request(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": "demo-key" } }), { ...env, DB: db }, createExecutionContext());
+  createApp().fetch(
+    new Request(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": "demo-key" } }),
+    { ...env, DB: db },
+    createExecutionContext(),
+  );
 
 describe("failures never reach the client as stack traces", () => {
   let logged: ReturnType<typeof vi.spyOn>;
@@ -49,7 +53,12 @@ describe("failures never reach the client as stack traces", () => {
       new Request(`${BASE}/v1/sse`, {
         method: "POST",
         headers: mcpHeaders(token, sessionId),
-        body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "service_query", arguments: { entity: "HO-AUR" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 4,
+          method: "tools/call",
+          params: { name: "service_query", arguments: { entity: "HO-AUR" } },
+        }),
       }),
       { ...env, DB: failingDb("D1_ERROR: boom at storage/scoped-content.ts:42") },
       createExecutionContext(),
@@ -66,7 +75,10 @@ describe("failures never reach the client as stack traces", () => {
     // A client this isolate has never mapped, so verifying it needs the (failing) database.
     const token = await new SignJWT({ client_id: "never-seen-client" })
       .setProtectedHeader({ alg: "ES256", kid: signer.kid })
-      .setIssuer(`${BASE}/realms/hospitality`).setAudience("hospitality-mcp").setIssuedAt(now).setExpirationTime(now + 300)
+      .setIssuer(`${BASE}/realms/hospitality`)
+      .setAudience("hospitality-mcp")
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
       .sign(signer.privateKey);
     const broken = { ...env, DB: failingDb("D1_TYPE_ERROR: nope") };
     const mcp = await createApp().fetch(

@@ -60,14 +60,18 @@ describe("request bodies are capped before they are parsed, counting the bytes a
     const token = await tokenForNewOrganization("org-body-cap", ["DMO-LIS"]);
     const atLimit = await mcpPost(token, ping(MAX_MCP_BODY_BYTES));
     expect(atLimit.status).not.toBe(413);
-    expect(await expectEnvelope(await mcpPost(token, ping(MAX_MCP_BODY_BYTES + 1)), 413, "payload_too_large")).toMatch(/larger than 1048576 bytes/);
+    expect(await expectEnvelope(await mcpPost(token, ping(MAX_MCP_BODY_BYTES + 1)), 413, "payload_too_large")).toMatch(
+      /larger than 1048576 bytes/,
+    );
     await expectEnvelope(await mcpPost(token, streamed(ping(MAX_MCP_BODY_BYTES + 1))), 413, "payload_too_large");
     expect((await mcpPost(token, streamed(ping(MAX_MCP_BODY_BYTES)))).status).not.toBe(413);
   });
 
   it(`realm token endpoint: ${MAX_TOKEN_BODY_BYTES} bytes are read, one more is 413 in OAuth JSON, with or without Content-Length`, async () => {
-    const form = (bytes: number) => padded("grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret&pad=", "", bytes);
-    const post = (body: BodyInit) => SELF.fetch(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+    const form = (bytes: number) =>
+      padded("grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret&pad=", "", bytes);
+    const post = (body: BodyInit) =>
+      SELF.fetch(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
     expect((await post(form(MAX_TOKEN_BODY_BYTES))).status).toBe(200);
     for (const body of [form(MAX_TOKEN_BODY_BYTES + 1), streamed(form(MAX_TOKEN_BODY_BYTES + 1))]) {
       const res = await post(body);
@@ -89,7 +93,10 @@ describe("request bodies are capped before they are parsed, counting the bytes a
 
   it.each(["/token", "/register"])("connector %s: one byte past 16 KiB is 413 in OAuth JSON", async (path) => {
     const type = path === "/token" ? "application/x-www-form-urlencoded" : "application/json";
-    const body = path === "/token" ? padded("grant_type=refresh_token&pad=", "", MAX_TOKEN_BODY_BYTES + 1) : padded('{"redirect_uris":["', '"]}', MAX_TOKEN_BODY_BYTES + 1);
+    const body =
+      path === "/token"
+        ? padded("grant_type=refresh_token&pad=", "", MAX_TOKEN_BODY_BYTES + 1)
+        : padded('{"redirect_uris":["', '"]}', MAX_TOKEN_BODY_BYTES + 1);
     const res = await SELF.fetch(`${BASE}${path}`, { method: "POST", headers: { "Content-Type": type }, body: streamed(body) });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: "invalid_request" });
@@ -126,8 +133,11 @@ describe("a JSON-RPC batch counts every request in it against the organization's
   it(`refuses a batch of more than ${MAX_BATCH_MESSAGES} messages with 413, counting it once`, async () => {
     const token = await tokenForNewOrganization("org-batch-size", ["DMO-LIS"]);
     const vars = { MCP_RATE_LIMIT: "3" };
-    const send = (body: unknown) => fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(body) }), vars);
-    expect(await expectEnvelope(await send(batch(MAX_BATCH_MESSAGES + 1)), 413, "payload_too_large")).toMatch(/at most 50 messages; this one has 51/);
+    const send = (body: unknown) =>
+      fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(body) }), vars);
+    expect(await expectEnvelope(await send(batch(MAX_BATCH_MESSAGES + 1)), 413, "payload_too_large")).toMatch(
+      /at most 50 messages; this one has 51/,
+    );
     // The refused batch used one of three: two more are admitted, then 429.
     expect((await send(initializeRequest())).status).toBe(200);
     expect((await send(initializeRequest())).status).toBe(200);
@@ -138,11 +148,16 @@ describe("a JSON-RPC batch counts every request in it against the organization's
 describe("concurrent requests against a limit", () => {
   it("admit exactly 5 of 20 concurrent content requests on a 5/h key", async () => {
     const key = await adminJson("POST", "/api-keys", { partner: "Concurrent", hourlyLimit: 5 }, 201);
-    const responses = await Promise.all(Array.from({ length: 20 }, () => SELF.fetch(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": key.key } })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => SELF.fetch(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": key.key } })),
+    );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
-    const remaining = responses.filter((r) => r.status === 200).map((r) => r.headers.get("X-RateLimit-Remaining")).sort();
+    const remaining = responses
+      .filter((r) => r.status === 200)
+      .map((r) => r.headers.get("X-RateLimit-Remaining"))
+      .sort();
     expect(remaining).toEqual(["0", "1", "2", "3", "4"]);
   });
 
@@ -173,7 +188,10 @@ describe("token endpoints are rate limited per address and per client", () => {
     expect((await fetchWith(realm("aurora-assistant", "aurora-secret", "2001:db8:aa:1:ffff::2"), vars)).status).toBe(200);
     const limited = await fetchWith(realm("aurora-assistant", "aurora-secret", "2001:0db8:00aa:0001:1234:5678:9abc:def0"), vars);
     expect(limited.status).toBe(429);
-    expect(await limited.json()).toEqual({ error: "temporarily_unavailable", error_description: expect.stringMatching(/at most 2 an hour; retry after \d+ s/) });
+    expect(await limited.json()).toEqual({
+      error: "temporarily_unavailable",
+      error_description: expect.stringMatching(/at most 2 an hour; retry after \d+ s/),
+    });
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect((await fetchWith(realm("aurora-assistant", "aurora-secret", "2001:db8:aa:2::1"), vars)).status).toBe(200);
   });
@@ -202,7 +220,11 @@ describe("token endpoints are rate limited per address and per client", () => {
     expect((await fetchWith(connectorToken("192.0.2.20"), perAddress)).status).not.toBe(429);
     expect((await fetchWith(connectorToken("192.0.2.20"), perAddress)).status).toBe(429);
     const register = () =>
-      new Request(`${BASE}/register`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.30" }, body: JSON.stringify({ redirect_uris: ["https://evil.example/cb"] }) });
+      new Request(`${BASE}/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.30" },
+        body: JSON.stringify({ redirect_uris: ["https://evil.example/cb"] }),
+      });
     expect((await fetchWith(register(), perAddress)).status).not.toBe(429);
     const refused = await fetchWith(register(), perAddress);
     expect(refused.status).toBe(429);
@@ -233,10 +255,19 @@ describe("a flood of made-up credentials costs no storage query each", () => {
     const db = counting(env.DB, ["batch", "prepare"]);
     const made = `made-up-${crypto.randomUUID()}`;
     const request = () => new Request(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": made } });
-    for (let i = 0; i < 20; i++) await expectErrorResponse(await fetchWith(request(), { DB: db.binding }), 401, "Unauthorized", "/api/v3/content/HO-AUR/properties");
+    for (let i = 0; i < 20; i++)
+      await expectErrorResponse(await fetchWith(request(), { DB: db.binding }), 401, "Unauthorized", "/api/v3/content/HO-AUR/properties");
     expect(db.calls()).toBe(1); // the first request's lookup only
 
-    await insertApiKey(env.DB, { id: `key_${crypto.randomUUID().slice(0, 12)}`, key_hash: await sha256Hex(made), partner: "Late", hourly_limit: 10, expires_at: null, revoked_at: null, created_at: new Date().toISOString() }).run();
+    await insertApiKey(env.DB, {
+      id: `key_${crypto.randomUUID().slice(0, 12)}`,
+      key_hash: await sha256Hex(made),
+      partner: "Late",
+      hourly_limit: 10,
+      expires_at: null,
+      revoked_at: null,
+      created_at: new Date().toISOString(),
+    }).run();
     expect((await fetchWith(request())).status).toBe(401);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + API_KEY_MAX_AGE_MS);
@@ -247,7 +278,10 @@ describe("a flood of made-up credentials costs no storage query each", () => {
     const kv = counting(env.OAUTH_KV, ["get"]);
     const made = `user-x:${crypto.randomUUID()}:secret`;
     const attempt = async () => {
-      const res = await fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(made), body: JSON.stringify(initializeRequest()) }), { OAUTH_KV: kv.binding });
+      const res = await fetchWith(
+        new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(made), body: JSON.stringify(initializeRequest()) }),
+        { OAUTH_KV: kv.binding },
+      );
       await expectEnvelope(res, 401, "unauthorized");
     };
     for (let i = 0; i < 20; i++) await attempt();
@@ -282,7 +316,11 @@ describe("client-chosen strings kept in a session", () => {
     const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(request) });
     expect(res.status).toBe(200);
     const sessionId = res.headers.get("mcp-session-id")!;
-    const stored = await sessionObject(env, sessionId).touch({ clientId: (await clientOf("org-client-info"))!, issuer: "realm", organizationId: "org-client-info" });
+    const stored = await sessionObject(env, sessionId).touch({
+      clientId: (await clientOf("org-client-info"))!,
+      issuer: "realm",
+      organizationId: "org-client-info",
+    });
     expect(stored!.clientInfo!.name).toHaveLength(MAX_CLIENT_INFO_LENGTH);
     expect(stored!.clientInfo!.name).toMatch(/^evilnnn/);
     expect(stored!.clientInfo!.version).toHaveLength(MAX_CLIENT_INFO_LENGTH);
@@ -290,6 +328,8 @@ describe("client-chosen strings kept in a session", () => {
 });
 
 async function clientOf(organizationId: string): Promise<string | undefined> {
-  const row = await env.DB.prepare("SELECT client_id FROM identity_clients WHERE organization_id = ?").bind(organizationId).first<{ client_id: string }>();
+  const row = await env.DB.prepare("SELECT client_id FROM identity_clients WHERE organization_id = ?")
+    .bind(organizationId)
+    .first<{ client_id: string }>();
   return row?.client_id;
 }

@@ -16,7 +16,9 @@ export class EventReader {
         const block = this.buffer.slice(0, end);
         this.buffer = this.buffer.slice(end + 2);
         if (block.startsWith(":")) return { comment: block.slice(1).trim() };
-        const fields = Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]));
+        const fields = Object.fromEntries(
+          block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+        );
         return { event: fields.event, data: fields.data };
       }
       const { done, value } = await this.reader.read();

@@ -29,7 +29,9 @@ describe("what a tenant can learn from search", () => {
       answer: i % 3 ? "parking breakfast" : long,
     }));
     for (const statement of insertFaqs(env.DB, faqs)) await statement.run();
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM faqs WHERE entity_id = 'HO-BOR-0001'").first<{ n: number }>())!.n).toBeGreaterThanOrEqual(1_000);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM faqs WHERE entity_id = 'HO-BOR-0001'").first<{ n: number }>())!.n,
+    ).toBeGreaterThanOrEqual(1_000);
 
     expect(await responses()).toEqual(before);
   });
@@ -37,7 +39,10 @@ describe("what a tenant can learn from search", () => {
   it("cannot reach another organization's FAQs by typing their scope key as a word", async () => {
     const aurora = await tokenFor("aurora");
     const sessionId = await openSession(aurora);
-    const hex = (id: string) => Array.from(new TextEncoder().encode(id), (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+    const hex = (id: string) =>
+      Array.from(new TextEncoder().encode(id), (b) => b.toString(16).padStart(2, "0"))
+        .join("")
+        .toUpperCase();
     for (const query of [`k${hex("HO-BOR-0001")}`, `k${hex("HO-BOR")} parking`, `scope_key k${hex("HO-BOR")}`]) {
       const { results } = await callTool(aurora, sessionId, "service_search_documents", { query, limit: 50 });
       expect(results.every((r: { entityId: string }) => /^(HO-AUR|DMO-LIS)/.test(r.entityId))).toBe(true);
@@ -50,7 +55,13 @@ describe("what a tenant can learn from search", () => {
     const [aurora, boreal] = [await tokenFor("aurora"), await tokenFor("boreal")];
     const [auroraSession, borealSession] = [await openSession(aurora), await openSession(boreal)];
     const hits = async (token: string, sessionId: string) =>
-      (await callTool(token, sessionId, "service_search_documents", { query: "parking breakfast pets wifi", entityId: "HO-AUR-0031", limit: 50 })).results.length;
+      (
+        await callTool(token, sessionId, "service_search_documents", {
+          query: "parking breakfast pets wifi",
+          entityId: "HO-AUR-0031",
+          limit: 50,
+        })
+      ).results.length;
     const before = await hits(aurora, auroraSession);
     expect(before).toBeGreaterThan(0);
     expect(await hits(boreal, borealSession)).toBe(0);
@@ -58,9 +69,16 @@ describe("what a tenant can learn from search", () => {
     expect(await hits(aurora, auroraSession)).toBe(0);
     expect(await hits(boreal, borealSession)).toBe(before);
     // An FAQ written without its brand (not through the import) is given it.
-    await env.DB.prepare("INSERT INTO faqs (entity_id, position, category, question, answer) VALUES ('HO-AUR-0032', 900, 'Parking', 'Valet parking?', 'Yes.')").run();
-    const row = await env.DB.prepare("SELECT brand_id, scope_key FROM faqs WHERE entity_id = 'HO-AUR-0032' AND position = 900").first<{ brand_id: string; scope_key: string }>();
+    await env.DB.prepare(
+      "INSERT INTO faqs (entity_id, position, category, question, answer) VALUES ('HO-AUR-0032', 900, 'Parking', 'Valet parking?', 'Yes.')",
+    ).run();
+    const row = await env.DB.prepare("SELECT brand_id, scope_key FROM faqs WHERE entity_id = 'HO-AUR-0032' AND position = 900").first<{
+      brand_id: string;
+      scope_key: string;
+    }>();
     expect(row!.brand_id).toBe("HO-AUR");
-    expect((await callTool(aurora, auroraSession, "service_search_documents", { query: "valet", limit: 5 })).results[0].entityId).toBe("HO-AUR-0032");
+    expect((await callTool(aurora, auroraSession, "service_search_documents", { query: "valet", limit: 5 })).results[0].entityId).toBe(
+      "HO-AUR-0032",
+    );
   });
 });

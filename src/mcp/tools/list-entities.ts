@@ -10,7 +10,9 @@ function decodeCursor(cursor: string): string {
     const { after } = JSON.parse(atob(cursor)) as { after?: unknown };
     if (typeof after === "string") return after;
   } catch {}
-  throw new ToolArgumentError("Invalid arguments for service_list_entities: cursor is not a nextCursor this tool returned; omit it to start from the first page.");
+  throw new ToolArgumentError(
+    "Invalid arguments for service_list_entities: cursor is not a nextCursor this tool returned; omit it to start from the first page.",
+  );
 }
 
 export const listEntities = defineTool({

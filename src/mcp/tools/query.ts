@@ -19,7 +19,9 @@ export const query = defineTool({
   async run(args, { db, organizationId }) {
     const entity = await findScopedEntity(db, organizationId, args.entity.trim());
     if (!entity) {
-      const fragments = words(args.entity).filter((w) => w.length >= 3).slice(0, 5);
+      const fragments = words(args.entity)
+        .filter((w) => w.length >= 3)
+        .slice(0, 5);
       return { entity: null, faqs: [], total: 0, suggestions: await similarScopedNames(db, organizationId, fragments, MAX_SUGGESTIONS) };
     }
     const { faqs, total } = await entityFaqs(db, entity.id, {

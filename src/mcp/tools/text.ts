@@ -4,7 +4,11 @@ const MAX_TERMS = 32;
 
 /** Lower-cased words (letters and digits) in order of first appearance. */
 export function words(text: string): string[] {
-  const found = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const found =
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(found)];
 }
 
@@ -12,4 +16,7 @@ export function words(text: string): string[] {
  * The words as FTS5 phrases, each a quoted string, so operators, columns, prefixes and quotes in user
  * text are only ever searched for (at most 32; none when the text has no word at all).
  */
-export const ftsPhrases = (text: string): string[] => words(text).slice(0, MAX_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
+export const ftsPhrases = (text: string): string[] =>
+  words(text)
+    .slice(0, MAX_TERMS)
+    .map((t) => `"${t.replace(/"/g, '""')}"`);

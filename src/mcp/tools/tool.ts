@@ -62,7 +62,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
     listing: (protocolVersion) => (supportsStructuredContent(protocolVersion) ? withOutput : common),
     async call(args, ctx) {
       const parsed = definition.input.safeParse(args ?? {});
-      if (!parsed.success) return toolError(`Invalid arguments for ${definition.name}: ${describeIssues(parsed.error)}. Correct them and call again.`);
+      if (!parsed.success)
+        return toolError(`Invalid arguments for ${definition.name}: ${describeIssues(parsed.error)}. Correct them and call again.`);
       let result: z.output<O>;
       try {
         result = await definition.run(parsed.data, ctx);
