@@ -61,7 +61,9 @@ async function waitForHealth() {
     try {
       const res = await fetch(`${origin}/health`);
       if (res.status === 200 || res.status === 503) return;
-    } catch {}
+    } catch {
+      // Not listening yet.
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`wrangler dev did not answer on ${origin} within 120 s`);

@@ -33,7 +33,7 @@ export function createApp(): Hono<AppEnv> {
       return surfaceError(path, error.status === 413 ? 413 : 400, error.message || "The request could not be read.");
     }
     // The cause goes to the logs, never to the client.
-    console.error(JSON.stringify({ event: "unhandled_error", path, message: String(error), stack: (error as Error).stack }));
+    console.error(JSON.stringify({ event: "unhandled_error", path, message: String(error), stack: error.stack }));
     if (path.startsWith("/api/") && isDependencyOutage(error)) {
       return contentError(503, "A dependency is temporarily unavailable; retry with exponential backoff.", path, { "Retry-After": "5" });
     }

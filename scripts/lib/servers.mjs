@@ -64,11 +64,15 @@ async function startProcess(command, args, readyText, timeoutMs) {
     if (child.exitCode !== null || child.signalCode !== null) return;
     try {
       process.kill(-child.pid, "SIGTERM");
-    } catch {}
+    } catch {
+      // The group has ended already.
+    }
     const killer = setTimeout(() => {
       try {
         process.kill(-child.pid, "SIGKILL");
-      } catch {}
+      } catch {
+        // It ended meanwhile.
+      }
     }, 5000);
     await exited;
     clearTimeout(killer);

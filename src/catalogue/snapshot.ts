@@ -20,7 +20,7 @@ export interface ContentSnapshot {
   /** The content version as it goes into cache keys. */
   version: string;
   /** A D1 session whose reads are at least as new as that version; opened only when a body must be built. */
-  reader(): D1Reader;
+  reader: () => D1Reader;
 }
 
 export async function contentSnapshot(env: Env, waitUntil: (promise: Promise<unknown>) => void): Promise<ContentSnapshot> {

@@ -12,7 +12,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLarge();
   if (!request.body) return "";
-  const reader = request.body.getReader();
+  const reader = request.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {

@@ -1,6 +1,7 @@
 /** Text a client chose, made safe to keep or to put in a header. */
 
 // C0 and C1 control characters and DEL: they end header lines and rewrite terminal output.
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** At most `maxLength` characters (whole code points) of `text`, control characters removed. */

@@ -28,7 +28,7 @@ let jwksCache: { source: string; keys: JWK[]; until: number } | undefined;
 const keySource = (env: Env): string => env.SIGNING_KEY_JWK ?? "d1";
 
 const publicMembers = ({ kty, crv, x, y, n, e }: JWK, kid: string): JWK =>
-  JSON.parse(JSON.stringify({ kty, crv, x, y, n, e, kid, alg: SIGNING_ALG, use: "sig" }));
+  JSON.parse(JSON.stringify({ kty, crv, x, y, n, e, kid, alg: SIGNING_ALG, use: "sig" })) as JWK;
 
 async function configuredKey(env: Env): Promise<{ jwk: JWK; kid: string } | undefined> {
   if (!env.SIGNING_KEY_JWK) return undefined;

@@ -70,7 +70,7 @@ export const mcpRoutes = new Hono<McpEnv>();
 const protections = [
   // Preflight is answered before authentication; scripts may read the session ID and the auth challenge.
   cors({
-    origin: (origin, c) => (isAllowedOrigin(origin, c.env) ? origin : null),
+    origin: (origin, c: Context<McpEnv>) => (isAllowedOrigin(origin, c.env) ? origin : null),
     allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", "Accept", SESSION_HEADER, "mcp-protocol-version", "Last-Event-ID"],
     exposeHeaders: [SESSION_HEADER, "WWW-Authenticate"],

@@ -106,26 +106,29 @@ export class McpSession extends DurableObject<Env> {
    * session); it also ends cleanly when storage fails, never hanging.
    */
   override async fetch(request: Request): Promise<Response> {
-    const { owner, first, keepAliveMs } = (await request.json()) as StreamRequest;
+    const { owner, first, keepAliveMs } = await request.json<StreamRequest>();
     if (!(await this.touch(owner))) return new Response(null, { status: 404 });
     this.closeStream();
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(
       {},
       new ByteLengthQueuingStrategy({ highWaterMark: MAX_UNREAD_BYTES }),
     );
-    const timer = setInterval(async () => {
-      try {
-        const authorized = await stillAuthorized(this.env, owner);
-        if (!authorized) await this.end();
-        else if (await this.touch(owner)) this.write(": keep-alive\n\n");
-        else this.closeStream();
-      } catch {
-        this.closeStream();
-      }
-    }, keepAliveMs);
+    const timer = setInterval(() => void this.keepAlive(owner), keepAliveMs);
     this.stream = { writer: writable.getWriter(), timer };
     this.write(first);
     return new Response(readable, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
+  }
+
+  /** One keep-alive of the stream: ends the session when access is gone, closes the stream when storage fails. */
+  private async keepAlive(owner: SessionOwner): Promise<void> {
+    try {
+      const authorized = await stillAuthorized(this.env, owner);
+      if (!authorized) await this.end();
+      else if (await this.touch(owner)) this.write(": keep-alive\n\n");
+      else this.closeStream();
+    } catch {
+      this.closeStream();
+    }
   }
 
   override async alarm(): Promise<void> {

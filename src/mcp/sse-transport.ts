@@ -1,4 +1,4 @@
-import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/server";
+import { isInitializeRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import type { McpEnv } from "./context";
 import { serveLegacyJsonRpc } from "./serve";
@@ -28,7 +28,7 @@ export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise
   const sessionId = c.req.query("sessionId") ?? "";
   const session = await callerSession(c, sessionId);
   if (!session) return unknownSession();
-  const initialize = isInitializeRequest(body) ? (body as InitializeRequest).params : null;
+  const initialize = isInitializeRequest(body) ? body.params : null;
   const response = await serveLegacyJsonRpc(c, body, initialize?.protocolVersion ?? session.protocolVersion);
   if (response.status === 202) return c.text("Accepted", 202);
   if (!response.ok) return response;

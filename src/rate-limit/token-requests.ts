@@ -29,7 +29,7 @@ export function callerAddress(request: Request): string {
   const [head = "", tail] = ip.split("::");
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
   return `${groups
     .slice(0, 4)
     .map((group) => (parseInt(group, 16) || 0).toString(16))

@@ -25,5 +25,5 @@ export async function listAudit(
     )
     .bind(page.beforeId ?? null, page.target ?? null, page.limit)
     .all<AuditEntry & { id: number; detail: string | null }>();
-  return results.map((row) => ({ ...row, detail: row.detail === null ? null : JSON.parse(row.detail) }));
+  return results.map((row) => ({ ...row, detail: row.detail === null ? null : (JSON.parse(row.detail) as unknown) }));
 }

@@ -28,7 +28,7 @@ describe("organizations", () => {
     await expectEnvelope(await admin("POST", "/organizations", { id: "org-aurora", name: "Again" }), 409, "conflict");
     const unknown = await admin("POST", "/organizations", { id: "org-ghost", name: "Ghost", scope: ["DMO-LIS", "HO-NOPE"] });
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as any).error.details).toEqual([{ field: "scope.1", message: "no entity HO-NOPE" }]);
+    expect((await unknown.json<any>()).error.details).toEqual([{ field: "scope.1", message: "no entity HO-NOPE" }]);
     await expectEnvelope(await admin("GET", "/organizations/org-ghost"), 404, "not_found");
     for (const body of [
       { id: "Org Bad", name: "x" },
@@ -363,7 +363,7 @@ describe("connector clients", () => {
     );
     const { url, verifier } = await demoRequest({ client_id: client.clientId, redirect_uri: "https://claude.ai/api/mcp/auth_callback" });
     const code = (await authorizeAs(new Browser(), url)).searchParams.get("code")!;
-    const tokens = (await (
+    const tokens = await (
       await tokenRequest({
         grant_type: "authorization_code",
         code,
@@ -371,7 +371,7 @@ describe("connector clients", () => {
         client_id: client.clientId,
         code_verifier: verifier,
       })
-    ).json()) as { access_token: string };
+    ).json<{ access_token: string }>();
     expect((await post(tokens.access_token, initializeRequest())).status).toBe(200);
     expect((await admin("DELETE", `/connector-clients/${client.clientId}`)).status).toBe(204);
     await expectEnvelope(await post(tokens.access_token, initializeRequest()), 401, "unauthorized");

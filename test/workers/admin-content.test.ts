@@ -45,10 +45,12 @@ describe("content import", () => {
     const committed = await adminJson("POST", `/imports/${id}/commit`);
     expect(committed.summary.entities.added).toBe(4);
     expect(committed.contentVersion).toBeGreaterThan(before);
-    const roster = (await (await get("/api/v3/content/HO-NEW/properties")).json()) as {
+    const roster = await (
+      await get("/api/v3/content/HO-NEW/properties")
+    ).json<{
       count: number;
       properties: { serviceId: string; propertyId: number }[];
-    };
+    }>();
     expect(roster.count).toBe(3);
     expect(roster.properties[0]).toMatchObject({ serviceId: "HO-NEW-1", propertyId: 1001 });
     // The import is gone once committed.
@@ -148,7 +150,7 @@ describe("content import", () => {
     expect(problems).toEqual(expect.arrayContaining(["2:name", "3:id", "4:kind", "5:faqs.0.answer", "5:(record)", "6:(record)"]));
     const commit = await admin("POST", `/imports/${id}/commit`);
     expect(commit.status).toBe(400);
-    const body = (await commit.json()) as { error: { code: string; message: string; details: { line: number }[] } };
+    const body = await commit.json<{ error: { code: string; message: string; details: { line: number }[] } }>();
     expect(body.error.code).toBe("bad_request");
     expect(body.error.message).toMatch(/nothing was applied/);
     expect(body.error.details.length).toBe(plan.errorCount);
@@ -185,7 +187,7 @@ describe("content import", () => {
     const committed = await importRecords(big);
     expect(committed.summary.entities.added).toBe(1201);
     expect(committed.summary.faqs.added).toBe(file.reduce((n, r) => n + r.faqs.length, 0));
-    expect(((await (await get("/api/v3/content/HO-BIG/properties")).json()) as { count: number }).count).toBe(1200);
+    expect((await (await get("/api/v3/content/HO-BIG/properties")).json<{ count: number }>()).count).toBe(1200);
   });
 
   it("limits a chunk to 2,000 rows and a record to 256 KiB", async () => {

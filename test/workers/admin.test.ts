@@ -40,7 +40,7 @@ describe("operator API", () => {
     const before = decodeProtectedHeader(await tokenFor("aurora")).kid;
     const res = await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: auth });
     expect(res.status).toBe(201);
-    const { kid } = (await res.json()) as { kid: string };
+    const { kid } = await res.json<{ kid: string }>();
     expect(kid).not.toBe(before);
     expect(decodeProtectedHeader(await tokenFor("aurora")).kid).toBe(kid);
   });
@@ -61,10 +61,10 @@ describe("a signing key given as a secret", () => {
       vars,
       createExecutionContext(),
     );
-    const { access_token } = (await token.json()) as { access_token: string };
+    const { access_token } = await token.json<{ access_token: string }>();
     expect(decodeProtectedHeader(access_token).kid).toBe("configured-1");
     const certs = await app.fetch(new Request(TOKEN_URL.replace("token", "certs")), vars, createExecutionContext());
-    const { keys } = (await certs.json()) as { keys: Record<string, unknown>[] };
+    const { keys } = await certs.json<{ keys: Record<string, unknown>[] }>();
     const published = keys.find((k) => k.kid === "configured-1")!;
     expect(published.d).toBeUndefined();
     expect(published).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });

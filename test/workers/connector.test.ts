@@ -37,7 +37,7 @@ const refresh = (refreshToken: string) =>
 
 async function expectOAuthError(res: Response, status: number, error: string) {
   expect(res.status).toBe(status);
-  expect(((await res.json()) as { error: string }).error).toBe(error);
+  expect((await res.json<{ error: string }>()).error).toBe(error);
 }
 
 /** An HTML error page: never a redirect, no code anywhere. */
@@ -54,7 +54,7 @@ describe("discovery", () => {
   it("publishes RFC 8414 metadata with this origin as issuer: code only, S256 only, the grants, registration", async () => {
     const res = await SELF.fetch(`${BASE}/.well-known/oauth-authorization-server`);
     expect(res.status).toBe(200);
-    const metadata = (await res.json()) as Record<string, unknown>;
+    const metadata = await res.json<Record<string, unknown>>();
     expect(metadata).toMatchObject({
       issuer: BASE,
       authorization_endpoint: `${BASE}/authorize`,
@@ -86,13 +86,13 @@ describe("discovery", () => {
       vars,
       createExecutionContext(),
     );
-    expect(((await prm.json()) as { authorization_servers: string[] }).authorization_servers[0]).toBe("https://mcp.hotels.example");
+    expect((await prm.json<{ authorization_servers: string[] }>()).authorization_servers[0]).toBe("https://mcp.hotels.example");
   });
 
   it("keeps the 401 challenge at /v1/sse pointing at the protected-resource metadata, which names this server", async () => {
     const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", body: "{}" });
     expect(res.headers.get("WWW-Authenticate")).toBe(`Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`);
-    const prm = (await (await SELF.fetch(`${BASE}/.well-known/oauth-protected-resource`)).json()) as { authorization_servers: string[] };
+    const prm = await (await SELF.fetch(`${BASE}/.well-known/oauth-protected-resource`)).json<{ authorization_servers: string[] }>();
     expect(prm.authorization_servers[0]).toBe(BASE);
   });
 });
@@ -106,7 +106,7 @@ describe("authorization code with PKCE", () => {
     expect(callback.searchParams.get("iss")).toBe(BASE);
     const res = await exchange(callback.searchParams.get("code")!, verifier);
     expect(res.status).toBe(200);
-    const tokens = (await res.json()) as Record<string, string | number>;
+    const tokens = await res.json<Record<string, string | number>>();
     expect(tokens).toMatchObject({ token_type: "bearer", scope: "mcp:tools", expires_in: 3600 });
     expect(tokens.refresh_token).toEqual(expect.any(String));
 
@@ -152,7 +152,7 @@ describe("authorization code with PKCE", () => {
     const code = (await authorizeAs(new Browser(), url)).searchParams.get("code")!;
     const first = await exchange(code, verifier);
     expect(first.status).toBe(200);
-    const { access_token, refresh_token } = (await first.json()) as { access_token: string; refresh_token: string };
+    const { access_token, refresh_token } = await first.json<{ access_token: string; refresh_token: string }>();
     await expectOAuthError(await exchange(code, verifier), 400, "invalid_grant");
     await expectEnvelope(await post(access_token, initializeRequest()), 401, "unauthorized");
     await expectOAuthError(await refresh(refresh_token), 400, "invalid_grant");
@@ -172,7 +172,7 @@ describe("authorization code with PKCE", () => {
     const first = await connectorTokens();
     const second = await refresh(first.refresh_token);
     expect(second.status).toBe(200);
-    const rotated = (await second.json()) as { access_token: string; refresh_token: string };
+    const rotated = await second.json<{ access_token: string; refresh_token: string }>();
     expect(rotated.refresh_token).not.toBe(first.refresh_token);
     expect((await post(rotated.access_token, initializeRequest())).status).toBe(200);
     const third = await refresh(rotated.refresh_token);
@@ -269,7 +269,7 @@ describe("clients and redirect URIs", () => {
 
     const accepted = await register(["https://claude.com/api/mcp/auth_callback"]);
     expect(accepted.status).toBe(201);
-    const { client_id } = (await accepted.json()) as { client_id: string };
+    const { client_id } = await accepted.json<{ client_id: string }>();
     const { url } = await demoRequest({ client_id, redirect_uri: "https://claude.com/api/mcp/auth_callback" });
     expect((await new Browser().request(url)).status).toBe(200);
   });
@@ -546,7 +546,7 @@ describe("connector tokens at /v1/sse", () => {
     const { url, verifier } = await demoRequest({ client_id: client.clientId, redirect_uri: "https://claude.ai/api/mcp/auth_callback" });
     const code = (await authorizeAs(new Browser(), url)).searchParams.get("code")!;
     const res = await exchange(code, verifier, "https://claude.ai/api/mcp/auth_callback", client.clientId);
-    const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+    const tokens = await res.json<{ access_token: string; refresh_token: string }>();
     const sessionId = await openSession(tokens.access_token);
 
     // D1 alone decides first (as where KV has not caught up), then the whole deletion.

@@ -89,7 +89,7 @@ describe("ETags and Cache-Control", () => {
     const changed = await get(path, "demo-key", { "If-None-Match": before });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("ETag")).not.toBe(before);
-    expect(((await changed.json()) as { about: { name: string } }).about.name).toBe("Aurora Renamed Hotel");
+    expect((await changed.json<{ about: { name: string } }>()).about.name).toBe("Aurora Renamed Hotel");
 
     const roster = await (await get("/api/v3/content/HO-AUR/properties")).text();
     expect(roster).toContain("Aurora Renamed Hotel");
@@ -144,7 +144,7 @@ describe("ETags and Cache-Control", () => {
       await env.DB.prepare("UPDATE entities SET name = ? WHERE id = ?").bind(name, original.id).run();
       afterTheVersionAge();
     };
-    const nameServed = async () => ((await (await get(path)).json()) as { about: { name: string } }).about.name;
+    const nameServed = async () => (await (await get(path)).json<{ about: { name: string } }>()).about.name;
 
     const backup = (await env.DB.prepare("SELECT version, epoch FROM content_version").first<ContentVersion>())!;
     expect(await nameServed()).toBe(original.name);

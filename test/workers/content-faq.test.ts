@@ -170,7 +170,7 @@ describe("payload guards follow their configuration", () => {
     const ctx = createExecutionContext();
     const res = await app.fetch(
       new Request(`${API}/api/v3/content/HO-HEAVY/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
-      vars as never,
+      vars,
       ctx,
     );
     await waitOnExecutionContext(ctx);

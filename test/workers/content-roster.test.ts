@@ -73,7 +73,7 @@ describe("GET /api/v3/content/{brandId}/properties", () => {
       ctx,
     );
     await waitOnExecutionContext(ctx);
-    expect(((await res.json()) as { "@id": string })["@id"]).toBe("https://content.hotels.example/api/v3/content/AIR-LIS/faq.json");
+    expect((await res.json<{ "@id": string }>())["@id"]).toBe("https://content.hotels.example/api/v3/content/AIR-LIS/faq.json");
   });
 
   it("ignores unknown query parameters (the roster takes none)", async () => {

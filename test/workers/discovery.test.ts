@@ -63,7 +63,7 @@ async function tokenAcrossHosts(vars: typeof env): Promise<Response> {
     vars,
     createExecutionContext(),
   );
-  const { access_token } = (await tokenRes.json()) as { access_token: string };
+  const { access_token } = await tokenRes.json<{ access_token: string }>();
   return app.fetch(
     new Request("http://localhost:8787/v1/sse", {
       method: "POST",

@@ -122,8 +122,8 @@ describe("the content hot path", () => {
       otherIsolate(),
       otherIsolate(),
     ]);
-    const admitted = (ours as Response[]).filter((r) => r.status === 200).length;
-    expect((ours as Response[]).every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    const admitted = ours.filter((r) => r.status === 200).length;
+    expect(ours.every((r) => r.status === 200 || r.status === 429)).toBe(true);
     expect(admitted + (theirs as number[]).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(limit);
     // Every request of the hour was reserved by someone: nothing more can be had, and none was admitted twice.
     expect((await counter.reserve(limit, 1)).granted).toBe(0);
@@ -140,7 +140,7 @@ describe("the content hot path", () => {
     advance(API_KEY_MAX_AGE_MS);
     const refused = await fetchWith(feed(key));
     expect(refused.status).toBe(401);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/revoked/);
+    expect((await refused.json<{ message: string }>()).message).toMatch(/revoked/);
   });
 
   it("refuses an expired key the moment it expires, whatever is remembered", async () => {
@@ -157,7 +157,7 @@ describe("the content hot path", () => {
     const advance = frozenClock();
     const key = await newKey(1000);
     const name = async () =>
-      ((await (await fetchWith(feed(key, "/api/v3/content/HO-AUR-0022/faq.json"))).json()) as { about: { name: string } }).about.name;
+      (await (await fetchWith(feed(key, "/api/v3/content/HO-AUR-0022/faq.json"))).json<{ about: { name: string } }>()).about.name;
     const before = await name();
     await env.DB.prepare("UPDATE entities SET name = 'Changed Elsewhere' WHERE id = 'HO-AUR-0022'").run();
     advance(CONTENT_VERSION_MAX_AGE_MS);

@@ -25,8 +25,7 @@ const form = (fields: Record<string, string>, headers: Record<string, string> = 
   });
 
 const jwks = async () =>
-  ((await (await SELF.fetch(`${BASE}/realms/hospitality/protocol/openid-connect/certs`)).json()) as { keys: Record<string, unknown>[] })
-    .keys;
+  (await (await SELF.fetch(`${BASE}/realms/hospitality/protocol/openid-connect/certs`)).json<{ keys: Record<string, unknown>[] }>()).keys;
 
 afterEach(() => vi.useRealTimers());
 
@@ -35,7 +34,7 @@ describe("realm token endpoint (client_credentials)", () => {
     const res = await form({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" });
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
-    const body = (await res.json()) as Record<string, unknown>;
+    const body = await res.json<Record<string, unknown>>();
     expect(body).toMatchObject({ token_type: "Bearer", expires_in: 300, scope: "mcp:tools" });
     const token = body.access_token as string;
     const header = decodeProtectedHeader(token);
@@ -53,7 +52,7 @@ describe("realm token endpoint (client_credentials)", () => {
     expect(claims.exp! - claims.iat!).toBe(300);
     expect(claims.jti).toEqual(expect.any(String));
     // The JWKS verifies it.
-    await jwtVerify(token, createLocalJWKSet({ keys: (await jwks()) as never }), {
+    await jwtVerify(token, createLocalJWKSet({ keys: await jwks() }), {
       issuer: `${BASE}/realms/hospitality`,
       audience: "hospitality-mcp",
     });
@@ -62,7 +61,7 @@ describe("realm token endpoint (client_credentials)", () => {
   it("accepts HTTP Basic client authentication", async () => {
     const res = await form({ grant_type: "client_credentials" }, { Authorization: `Basic ${btoa("boreal-assistant:boreal-secret")}` });
     expect(res.status).toBe(200);
-    expect(decodeJwt(((await res.json()) as { access_token: string }).access_token).client_id).toBe("boreal-assistant");
+    expect(decodeJwt((await res.json<{ access_token: string }>()).access_token).client_id).toBe("boreal-assistant");
   });
 
   it.each([
@@ -105,7 +104,7 @@ describe("realm token endpoint (client_credentials)", () => {
       "invalid_scope",
     ],
   ])("refuses %s with an OAuth JSON error", async (_, fields, headers, status, error) => {
-    const res = await form(fields as Record<string, string>, headers);
+    const res = await form(fields, headers);
     expect(res.status).toBe(status);
     expect(await res.json()).toEqual({ error, error_description: expect.any(String) });
   });
@@ -119,7 +118,7 @@ describe("realm token endpoint (client_credentials)", () => {
   it("refuses a JSON body and an unknown realm", async () => {
     const json = await SELF.fetch(TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(json.status).toBe(400);
-    expect(((await json.json()) as { error: string }).error).toBe("invalid_request");
+    expect((await json.json<{ error: string }>()).error).toBe("invalid_request");
     const realm = await SELF.fetch(`${BASE}/realms/other/protocol/openid-connect/token`, { method: "POST" });
     expect(realm.status).toBe(404);
   });
@@ -142,10 +141,7 @@ describe("realm keys and discovery", () => {
     for (const key of await jwks()) {
       expect(Object.keys(key).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x", "y"]);
     }
-    const config = (await (await SELF.fetch(`${BASE}/realms/hospitality/.well-known/openid-configuration`)).json()) as Record<
-      string,
-      unknown
-    >;
+    const config = await (await SELF.fetch(`${BASE}/realms/hospitality/.well-known/openid-configuration`)).json<Record<string, unknown>>();
     expect(config).toMatchObject({
       issuer: `${BASE}/realms/hospitality`,
       token_endpoint: `${BASE}/realms/hospitality/protocol/openid-connect/token`,
@@ -162,7 +158,7 @@ describe("realm keys and discovery", () => {
       vars,
       createExecutionContext(),
     );
-    expect(((await config.json()) as { issuer: string }).issuer).toBe("https://id.hotels.example/realms/hospitality");
+    expect((await config.json<{ issuer: string }>()).issuer).toBe("https://id.hotels.example/realms/hospitality");
     const metadata = await app.fetch(new Request(`${BASE}/.well-known/oauth-protected-resource`), vars, createExecutionContext());
     expect(await metadata.json()).toMatchObject({
       resource: "https://mcp.hotels.example",

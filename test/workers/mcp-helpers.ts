@@ -19,7 +19,7 @@ export const clientCredentials = (clientId: string, clientSecret: string): Promi
 export async function tokenOf(clientId: string, clientSecret: string): Promise<string> {
   const res = await clientCredentials(clientId, clientSecret);
   if (res.status !== 200) throw new Error(`token for ${clientId}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access_token: string }).access_token;
+  return (await res.json<{ access_token: string }>()).access_token;
 }
 
 export const tokenFor = (client: keyof typeof CLIENTS): Promise<string> => tokenOf(CLIENTS[client][0], CLIENTS[client][1]);
@@ -61,7 +61,7 @@ type RpcReply = { jsonrpc: "2.0"; id: number; result?: any; error?: { code: numb
 export async function rpc(token: string, sessionId: string, method: string, params?: unknown): Promise<RpcReply> {
   const res = await post(token, { jsonrpc: "2.0", id: 7, method, ...(params === undefined ? {} : { params }) }, sessionId);
   if (res.status !== 200) throw new Error(`${method}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as RpcReply;
+  return await res.json<RpcReply>();
 }
 
 /**
@@ -80,7 +80,7 @@ export async function callTool(token: string, sessionId: string, name: string, a
 
 export async function expectEnvelope(res: Response, status: number, code: string): Promise<string> {
   if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${await res.text()}`);
-  const body = (await res.json()) as { error?: { code?: string; message?: string } };
+  const body = await res.json<{ error?: { code?: string; message?: string } }>();
   if (body.error?.code !== code || typeof body.error.message !== "string") throw new Error(`bad envelope ${JSON.stringify(body)}`);
   return body.error.message;
 }

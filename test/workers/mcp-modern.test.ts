@@ -47,7 +47,7 @@ describe("protocol revision 2026-07-28", () => {
     const search = await client.callTool({ name: "service_search_documents", arguments: { query: "Lisboa Card" } });
     expect((search.structuredContent as { results: { entityId: string }[] }).results[0]!.entityId).toBe("DMO-LIS");
     expect(seen.map((r) => r.headers.get("mcp-session-id"))).toEqual(seen.map(() => null));
-    const probe = (await seen[0]!.json()) as { method: string };
+    const probe = await seen[0]!.json<{ method: string }>();
     expect(probe.method).toBe("server/discover");
     await client.close();
   });
@@ -106,7 +106,7 @@ describe("protocol revision 2026-07-28", () => {
       body: JSON.stringify(discover),
     });
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { result: { supportedVersions: string[] } }).result.supportedVersions).toContain("2026-07-28");
+    expect((await ok.json<{ result: { supportedVersions: string[] } }>()).result.supportedVersions).toContain("2026-07-28");
   });
 
   it("counts every request against the organization's hourly limit, exactly", async () => {

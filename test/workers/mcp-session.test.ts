@@ -20,7 +20,7 @@ describe("MCP session states (SPEC)", () => {
     const res = await post(aurora, initializeRequest());
     expect(res.status).toBe(200);
     expect(res.headers.get("mcp-session-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const body = (await res.json()) as { id: number; result: { protocolVersion: string; capabilities: { tools?: object } } };
+    const body = await res.json<{ id: number; result: { protocolVersion: string; capabilities: { tools?: object } } }>();
     expect(body.id).toBe(1);
     expect(body.result.protocolVersion).toBe("2025-03-26");
     expect(body.result.capabilities.tools).toBeDefined();
@@ -90,7 +90,7 @@ describe("MCP session states (SPEC)", () => {
     await expectEnvelope(await post(aurora, [initializeRequest(), listTools]), 400, "bad_request");
     const batch = await post(aurora, [listTools, { ...listTools, id: 3 }], sessionId);
     expect(batch.status).toBe(200);
-    const replies = (await batch.json()) as { id: number }[];
+    const replies = await batch.json<{ id: number }[]>();
     expect(replies.map((r) => r.id).sort()).toEqual([2, 3]);
   });
 
@@ -140,9 +140,11 @@ describe("MCP session states (SPEC)", () => {
   it("answers a malformed initialize with what is wrong, not with 'session id required'", async () => {
     const res = await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26" } });
     expect(await expectEnvelope(res, 400, "bad_request")).toMatch(/initialize request is malformed/);
-    const body = (await (await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })).json()) as {
+    const body = await (
+      await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })
+    ).json<{
       error: { details: { field: string }[] };
-    };
+    }>();
     expect(body.error.details.map((d) => d.field)).toEqual(expect.arrayContaining(["params.protocolVersion", "params.clientInfo"]));
   });
 
@@ -162,7 +164,7 @@ describe("MCP session states (SPEC)", () => {
     const sessionId = await openSession(aurora);
     const res = await post(aurora, { jsonrpc: "2.0", id: 9, method: "no/such/method" }, sessionId);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32601);
+    expect((await res.json<{ error: { code: number } }>()).error.code).toBe(-32601);
   });
 
   it("expires an idle session (30 min) by alarm, and at once when a late call finds it past expiry", async () => {
@@ -391,7 +393,7 @@ describe("MCP host protections", () => {
     const responses = [await call(), await call(), await call(), await call()];
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429]);
     const limited = responses[3]!;
-    const body = (await limited.json()) as { error: { code: string; message: string; retry_after: number } };
+    const body = await limited.json<{ error: { code: string; message: string; retry_after: number } }>();
     expect(body.error.code).toBe("rate_limited");
     expect(body.error.retry_after).toBeGreaterThan(0);
     expect(limited.headers.get("Retry-After")).toBe(String(body.error.retry_after));
@@ -426,7 +428,7 @@ describe("MCP host protections", () => {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "client_credentials", client_id: other.clientId, client_secret: other.clientSecret }),
     });
-    const sibling = ((await res.json()) as { access_token: string }).access_token;
+    const sibling = (await res.json<{ access_token: string }>()).access_token;
     const sessionId = await openSession(aurora);
     await expectEnvelope(await post(sibling, listTools, sessionId), 404, "not_found");
     expect((await post(aurora, listTools, sessionId)).status).toBe(200);

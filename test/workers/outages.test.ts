@@ -64,7 +64,7 @@ describe("failures never reach the client as stack traces", () => {
       createExecutionContext(),
     );
     expect(res.status).toBe(200);
-    const reply = (await res.json()) as { error: { code: number; message: string } };
+    const reply = await res.json<{ error: { code: number; message: string } }>();
     expect(reply.error.code).toBe(-32603);
     expect(reply.error.message).not.toMatch(/boom|\.ts:\d+/);
   });

@@ -119,7 +119,7 @@ describe("a JSON-RPC batch counts every request in it against the organization's
     const sessionId = opened.headers.get("mcp-session-id")!;
     const six = await send(batch(6), sessionId); // 7 of 10
     expect(six.status).toBe(200);
-    expect(((await six.json()) as unknown[]).length).toBe(6);
+    expect((await six.json<unknown[]>()).length).toBe(6);
 
     const four = await send(batch(4, 10), sessionId);
     expect(await expectEnvelope(four, 429, "rate_limited")).toMatch(/This batch counts 4 requests and only 3 .* are left/);

@@ -9,7 +9,9 @@ function decodeCursor(cursor: string): string {
   try {
     const { after } = JSON.parse(atob(cursor)) as { after?: unknown };
     if (typeof after === "string") return after;
-  } catch {}
+  } catch {
+    // Not base64 JSON: refused below like any other cursor this tool did not hand out.
+  }
   throw new ToolArgumentError(
     "Invalid arguments for service_list_entities: cursor is not a nextCursor this tool returned; omit it to start from the first page.",
   );

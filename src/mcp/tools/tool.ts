@@ -74,7 +74,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
       // Every field is in the text as JSON, so a client that cannot read structuredContent loses nothing.
       return {
         content: [{ type: "text", text: JSON.stringify(result) }],
-        ...(supportsStructuredContent(ctx.protocolVersion) ? { structuredContent: result as Record<string, unknown> } : {}),
+        ...(supportsStructuredContent(ctx.protocolVersion) ? { structuredContent: result } : {}),
       };
     },
   };
