@@ -21,13 +21,10 @@ import { itemsOf, operations } from "./operation";
 
 // External issuers choose their own client IDs: any visible ASCII, no spaces or control characters.
 const ClientId = z.string().regex(CLIENT_ID_PATTERN, "must be 1-255 visible ASCII characters");
-const Issuer = z
-  .string()
-  .min(1)
-  .openapi({
-    description: "`realm` (the built-in realm) or the external issuer's exact `iss`, which must be OIDC_ISSUER.",
-    example: REALM_ISSUER_KEY,
-  });
+const Issuer = z.string().min(1).openapi({
+  description: "`realm` (the built-in realm) or the external issuer's exact `iss`, which must be OIDC_ISSUER.",
+  example: REALM_ISSUER_KEY,
+});
 
 const IdentityClient = z
   .object({

@@ -31,7 +31,9 @@ export function jsonBody(c: Context<McpEnv>): Promise<unknown> {
 export function requestCost(body: unknown): number {
   if (!Array.isArray(body)) return 1;
   if (body.length > MAX_BATCH_MESSAGES) return 1;
-  const requests = body.filter((m: unknown) => typeof m === "object" && m !== null && "method" in m && typeof m.method === "string" && "id" in m).length;
+  const requests = body.filter(
+    (m: unknown) => typeof m === "object" && m !== null && "method" in m && typeof m.method === "string" && "id" in m,
+  ).length;
   return Math.max(1, requests);
 }
 
