@@ -1,0 +1,293 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, startDevServer } from "../../../scripts/lib/servers.mjs";
+
+/** `npm run admin -- …` against `npm run dev`, as an operator runs it. */
+
+let server: Awaited<ReturnType<typeof startDevServer>>;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startDevServer();
+  dir = mkdtempSync(join(tmpdir(), "admin-cli-"));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [join(ROOT, "scripts", "admin.mjs"), ...args],
+      { env: { ...process.env, ADMIN_URL: server.origin, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(options.input ?? "");
+  });
+}
+
+async function json(args: string[], input?: string): Promise<any> {
+  const run = await cli(["--json", ...args], { input });
+  if (run.code !== 0) throw new Error(`admin ${args.join(" ")}: exit ${run.code}\n${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+async function expectFailure(args: string[], message: RegExp) {
+  const run = await cli(args);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(message);
+}
+
+const file = (name: string, text?: string) => {
+  const path = join(dir, name);
+  if (text !== undefined) writeFileSync(path, text);
+  return path;
+};
+
+const digest = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+const tokenWith = (clientId: string, clientSecret: string) =>
+  fetch(`${server.origin}/realms/hospitality/protocol/openid-connect/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
+  });
+
+describe("npm run admin", () => {
+  it("has --help on every command", async () => {
+    const commands = [
+      [],
+      ["organization"],
+      ["organization", "list"],
+      ["organization", "show"],
+      ["organization", "create"],
+      ["organization", "rename"],
+      ["organization", "delete"],
+      ["organization", "scope", "add"],
+      ["organization", "scope", "remove"],
+      ["identity-client", "list"],
+      ["identity-client", "show"],
+      ["identity-client", "create"],
+      ["identity-client", "move"],
+      ["identity-client", "rotate-secret"],
+      ["identity-client", "delete"],
+      ["api-key", "list"],
+      ["api-key", "show"],
+      ["api-key", "create"],
+      ["api-key", "revoke"],
+      ["user", "list"],
+      ["user", "show"],
+      ["user", "create"],
+      ["user", "disable"],
+      ["user", "enable"],
+      ["user", "reset-password"],
+      ["connector-client", "list"],
+      ["connector-client", "show"],
+      ["connector-client", "create"],
+      ["connector-client", "redirect-uri", "add"],
+      ["connector-client", "redirect-uri", "remove"],
+      ["connector-client", "delete"],
+      ["content", "import"],
+      ["content", "export"],
+      ["content", "remove"],
+      ["audit"],
+      ["signing-key", "rotate"],
+      ["openapi"],
+    ];
+    const runs = await Promise.all(commands.map((command) => cli([...command, "--help"])));
+    runs.forEach((run, i) => {
+      expect(run.code, commands[i]!.join(" ")).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: npm run admin -- /);
+    });
+    expect(runs[0]!.stdout).toContain("ADMIN_URL");
+  });
+
+  it("manages organizations in readable tables, and fails with the server's message and exit 1", async () => {
+    const created = await cli(["organization", "create", "org-cli", "--name", "CLI Desk", "--scope", "DMO-LIS", "AIR-LIS"]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/scope\s+AIR-LIS, DMO-LIS/);
+    const list = await cli(["org", "list"]);
+    expect(list.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+SCOPE\s+USERS\s+CLIENTS$/);
+    expect(list.stdout).toMatch(/org-cli\s+CLI Desk\s+AIR-LIS, DMO-LIS\s+0\s+0/);
+    expect((await json(["org", "rename", "org-cli", "CLI Desk 2"])).name).toBe("CLI Desk 2");
+    expect((await json(["org", "scope", "remove", "org-cli", "AIR-LIS"])).scope).toEqual(["DMO-LIS"]);
+    expect((await json(["org", "scope", "add", "org-cli", "HO-CAS"])).scope).toEqual(["DMO-LIS", "HO-CAS"]);
+    expect((await json(["org", "show", "org-cli"])).name).toBe("CLI Desk 2");
+    await expectFailure(["org", "create", "org-cli", "--name", "Again"], /Organization org-cli already exists\. \(HTTP 409 conflict\)/);
+    await expectFailure(["org", "scope", "add", "org-cli", "HO-NOPE"], /No entity HO-NOPE/);
+    await expectFailure(["org", "create", "Bad Id", "--name", "x"], /id: must be 1-63 lower-case letters/);
+    expect((await cli(["org", "delete", "org-cli"])).stdout).toContain("Deleted organization org-cli.");
+    await expectFailure(["org", "show", "org-cli"], /No such organization/);
+  });
+
+  it("creates identity clients whose secret is shown once, rotates it, moves and deletes them", async () => {
+    const created = await cli(["identity-client", "create", "--org", "org-boreal", "--id", "cli-bot"]);
+    expect(created.stderr).toContain("Store the client secret now");
+    const secret = /clientSecret\s+(\S+)/.exec(created.stdout)![1]!;
+    expect((await tokenWith("cli-bot", secret)).status).toBe(200);
+    expect((await cli(["identity-client", "list"])).stdout).not.toContain(secret);
+    const rotated = await json(["identity-client", "rotate-secret", "cli-bot"]);
+    expect((await tokenWith("cli-bot", secret)).status).toBe(401);
+    expect((await tokenWith("cli-bot", rotated.clientSecret)).status).toBe(200);
+    expect((await json(["identity-client", "move", "cli-bot", "--org", "none"])).organizationId).toBeNull();
+    expect((await json(["identity-client", "show", "cli-bot"])).organizationId).toBeNull();
+    expect((await cli(["identity-client", "delete", "cli-bot"])).code).toBe(0);
+    await expectFailure(["identity-client", "create", "--org", "org-nope"], /No organization org-nope/);
+    await expectFailure(
+      ["identity-client", "create", "--org", "org-boreal", "--issuer", "https://idp.example.com", "--id", "kc-bot"],
+      /not a trusted issuer/,
+    );
+  });
+
+  it("issues API keys that work at once and revokes them", async () => {
+    const key = await json(["api-key", "create", "--partner", "CLI Partner", "--limit", "7", "--expires", "2099-01-01T00:00:00Z"]);
+    const roster = () => fetch(`${server.origin}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": key.key } });
+    const ok = await roster();
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("X-RateLimit-Limit")).toBe("7");
+    const listed = await cli(["api-key", "list"]);
+    expect(listed.stdout).toMatch(new RegExp(`${key.id}\\s+CLI Partner\\s+7\\s+2099-01-01T00:00:00.000Z`));
+    expect(listed.stdout).not.toContain(key.key);
+    expect((await json(["api-key", "show", key.id])).partner).toBe("CLI Partner");
+    expect((await json(["api-key", "revoke", key.id])).revokedAt).toEqual(expect.any(String));
+    expect((await roster()).status).toBe(401);
+    await expectFailure(["api-key", "revoke", key.id], /already revoked/);
+    await expectFailure(["api-key", "create", "--partner", "x", "--limit", "zero"], /must be a positive integer/);
+  });
+
+  it("creates users (password from stdin or generated once), disables, enables and resets them", async () => {
+    const made = await json(["user", "create", "lia@aurora.example", "--org", "org-aurora", "--password-stdin"], "lia-password-1\n");
+    expect(made.password).toBeUndefined();
+    const generated = await cli(["user", "create", "rui@aurora.example", "--org", "org-aurora"]);
+    expect(generated.stdout).toMatch(/password\s+\S{24}/);
+    expect(generated.stderr).toContain("Store the password now");
+    expect((await cli(["user", "list", "--org", "org-aurora"])).stdout).toMatch(/lia@aurora\.example\s+org-aurora\s+no/);
+    expect((await json(["user", "disable", made.user.id])).disabled).toBe(true);
+    await expectFailure(["user", "disable", made.user.id], /already disabled/);
+    expect((await json(["user", "enable", made.user.id])).disabled).toBe(false);
+    const reset = await json(["user", "reset-password", made.user.id]);
+    expect(reset.password).toEqual(expect.any(String));
+    expect((await json(["user", "show", made.user.id])).email).toBe("lia@aurora.example");
+    await expectFailure(["user", "create", "LIA@aurora.example", "--org", "org-aurora"], /already exists/);
+  });
+
+  it("registers connector clients and manages their redirect URIs", async () => {
+    const client = await json(["connector-client", "create", "--name", "Partner App", "--redirect-uri", "https://app.partner.example/cb"]);
+    expect(client.public).toBe(true);
+    const added = await json(["connector-client", "redirect-uri", "add", client.clientId, "http://127.0.0.1:4545/cb"]);
+    expect(added.allowedRedirectUris).toEqual(["http://127.0.0.1:4545/cb", "https://app.partner.example/cb"]);
+    const removed = await json(["connector-client", "redirect-uri", "remove", client.clientId, "http://127.0.0.1:4545/cb"]);
+    expect(removed.allowedRedirectUris).toEqual(["https://app.partner.example/cb"]);
+    expect((await cli(["connector-client", "list"])).stdout).toMatch(
+      /demo-connector\s+Demo connector\s+yes\s+http:\/\/localhost:8976\/callback/,
+    );
+    expect((await json(["connector-client", "show", client.clientId])).name).toBe("Partner App");
+    await expectFailure(["connector-client", "create", "--name", "x", "--redirect-uri", "http://evil.example/cb"], /must use https/);
+    expect((await cli(["connector-client", "delete", client.clientId])).code).toBe(0);
+    await expectFailure(["connector-client", "show", client.clientId], /No such connector client/);
+  });
+
+  it("exports content and imports it back byte for byte, in both formats, changing nothing", async () => {
+    for (const format of ["ndjson", "json"]) {
+      const first = file(`backup.${format}`);
+      expect((await cli(["content", "export", first])).code).toBe(0);
+      const imported = await json(["content", "import", first]);
+      expect(imported.summary.entities).toMatchObject({ added: 0, changed: 0, removed: 0 });
+      expect(imported.summary.faqs).toEqual({ added: 0, changed: 0, removed: 0 });
+      const second = file(`again.${format}`);
+      await cli(["content", "export", second]);
+      expect(digest(second)).toBe(digest(first));
+    }
+    const lines = readFileSync(file("backup.ndjson"), "utf8").trimEnd().split("\n");
+    expect(lines.length).toBe(1 + 120 + 1 + 1200 + 1 + 2);
+    expect((await cli(["content", "export", "-"])).stdout).toBe(readFileSync(file("backup.ndjson"), "utf8"));
+  });
+
+  it("imports a whole brand, previews with --dry-run, and re-importing changes nothing", async () => {
+    const backup = readFileSync(file("backup.ndjson"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const brand = backup
+      .filter((r) => r.id === "HO-BOR" || r.brandId === "HO-BOR")
+      .map(({ updatedAt: _, ...r }) => ({ ...r, id: r.id.replace("HO-BOR", "HO-CLI"), ...(r.brandId ? { brandId: "HO-CLI" } : {}) }));
+    const path = file("ho-cli.ndjson", brand.map((r) => JSON.stringify(r)).join("\n") + "\n");
+
+    const dry = await cli(["content", "import", path, "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/nothing was applied/);
+    expect(dry.stdout).toMatch(/Entities: 1201 added, 0 changed, 0 removed, 0 unchanged/);
+    expect((await fetch(`${server.origin}/api/v3/content/HO-CLI/properties`, { headers: { "X-API-Key": "demo-key" } })).status).toBe(404);
+
+    const done = await cli(["content", "import", path]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/Entities: 1201 added/);
+    const roster = await fetch(`${server.origin}/api/v3/content/HO-CLI/properties`, { headers: { "X-API-Key": "demo-key" } });
+    expect(((await roster.json()) as { count: number }).count).toBe(1200);
+    const version = /Content version: (\d+)/.exec(done.stdout)![1];
+
+    const again = await cli(["content", "import", path]);
+    expect(again.stdout).toMatch(/Entities: 0 added, 0 changed, 0 removed, 1201 unchanged/);
+    expect(again.stdout).toContain(`Content version: ${version}`);
+
+    expect((await cli(["content", "remove", "HO-CLI"])).stdout).toContain("Removed HO-CLI.");
+  });
+
+  it("reports every bad row of a file by line and field, applies nothing, and exits 1", async () => {
+    const path = file(
+      "bad.ndjson",
+      [
+        JSON.stringify({ id: "HO-BADCLI", kind: "brand", name: "Bad" }),
+        "{not json",
+        JSON.stringify({ id: "HO-BADCLI-1", kind: "property", name: "", brandId: "HO-BADCLI" }),
+        JSON.stringify({ id: "HO-BADCLI-2", kind: "property", name: "Hotel", brandId: "HO-NOPE" }),
+      ].join("\n"),
+    );
+    const run = await cli(["content", "import", path]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("3 problems; nothing was applied");
+    expect(run.stderr).toMatch(/line 2: \(json\): is not JSON/);
+    expect(run.stderr).toMatch(/line 3: name: /);
+    expect(run.stderr).toMatch(/line 4: brandId: no brand HO-NOPE/);
+    expect((await fetch(`${server.origin}/api/v3/content/HO-BADCLI/properties`, { headers: { "X-API-Key": "demo-key" } })).status).toBe(
+      404,
+    );
+    const json = file(
+      "bad.json",
+      JSON.stringify([
+        { id: "HO-J", kind: "brand", name: "J" },
+        { id: "HO-J-1", kind: "property", brandId: "HO-J" },
+      ]),
+    );
+    const jsonRun = await cli(["content", "import", json]);
+    expect(jsonRun.stderr).toMatch(/record 2: name: /);
+    await expectFailure(["content", "import", file("missing.ndjson")], /cannot read .*missing\.ndjson: ENOENT/);
+  });
+
+  it("shows the audit log, rotates the signing key, prints the OpenAPI document, and reports a wrong token or an unreachable server", async () => {
+    const audit = await cli(["audit", "--limit", "5"]);
+    expect(audit.stdout.split("\n")[0]).toMatch(/^ID\s+AT\s+ACTOR\s+ACTION\s+TARGET$/);
+    expect(audit.stdout).toMatch(/token:[0-9a-f]{16}\s+content\.remove\s+HO-CLI/);
+    expect((await json(["signing-key", "rotate"])).kid).toEqual(expect.any(String));
+    expect(JSON.parse((await cli(["openapi"])).stdout).openapi).toBe("3.1.0");
+    const wrong = await cli(["org", "list"], { env: { ADMIN_TOKEN: "wrong" } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("A valid operator token is required. (HTTP 401 unauthorized)");
+    const away = await cli(["org", "list"], { env: { ADMIN_URL: "http://127.0.0.1:9" } });
+    expect(away.code).toBe(1);
+    expect(away.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+});

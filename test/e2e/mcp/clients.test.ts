@@ -1,0 +1,185 @@
+import { Client as V2Client, StreamableHTTPClientTransport as V2StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, startDevServer } from "../../../scripts/lib/servers.mjs";
+
+/**
+ * Every client a user may point at /v1/sse, against `npm run dev`: each one initializes, lists the
+ * tools, calls every tool and closes cleanly.
+ */
+
+let server: Awaited<ReturnType<typeof startDevServer>>;
+let token: string;
+let configDir: string;
+
+beforeAll(async () => {
+  server = await startDevServer();
+  configDir = mkdtempSync(join(tmpdir(), "mcp-remote-"));
+  const res = await fetch(`${server.origin}/realms/hospitality/protocol/openid-connect/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }),
+  });
+  token = ((await res.json()) as { access_token: string }).access_token;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const TOOL_NAMES = ["service_list_entities", "service_query", "service_search_documents"];
+
+/** What both SDK generations' clients offer: list and call tools. */
+interface ToolClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** The result as the client reads it: structuredContent when its protocol has it, else the JSON text every client gets. */
+const structured = async (pending: Promise<unknown>) => {
+  const result = (await pending) as { structuredContent?: any; content: { text: string }[] };
+  return result.structuredContent ?? JSON.parse(result.content[0]!.text);
+};
+
+/** Lists the tools and calls each one, checking what org-aurora should see. */
+async function exerciseTools(client: ToolClient) {
+  expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+  const list = await structured(client.callTool({ name: "service_list_entities", arguments: { kind: "brand" } }));
+  expect(list).toEqual({ entities: [{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }] });
+  const query = await structured(client.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001", question: "parking" } }));
+  expect(query.entity.id).toBe("HO-AUR-0001");
+  const search = await structured(client.callTool({ name: "service_search_documents", arguments: { query: "Lisboa Card" } }));
+  expect(search.results[0].entityId).toBe("DMO-LIS");
+}
+
+const endpoint = () => new URL(`${server.origin}/v1/sse`);
+const bearer = () => ({ headers: { Authorization: `Bearer ${token}` } });
+
+describe("real-client matrix on /v1/sse", () => {
+  it("MCP SDK v1 Client with StreamableHTTPClientTransport (the 2025 era, a session)", async () => {
+    const transport = new StreamableHTTPClientTransport(endpoint(), { requestInit: bearer() });
+    const client = new Client({ name: "matrix-v1-http", version: "1.0.0" });
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    await exerciseTools(client);
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  it("MCP SDK v1 Client with SSEClientTransport (HTTP+SSE, 2024-11-05)", async () => {
+    const transport = new SSEClientTransport(endpoint(), {
+      requestInit: bearer(),
+      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...bearer().headers } }) },
+    });
+    const client = new Client({ name: "matrix-v1-sse", version: "1.0.0" });
+    await client.connect(transport);
+    await exerciseTools(client);
+    await client.close();
+  });
+
+  it("MCP SDK v2 Client speaking 2026-07-28", async () => {
+    const client = new V2Client({ name: "matrix-v2-modern", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new V2StreamableHTTPClientTransport(endpoint(), { requestInit: bearer() }));
+    expect(client.getProtocolEra()).toBe("modern");
+    await exerciseTools(client);
+    await client.close();
+  });
+
+  it("MCP SDK v2 Client pinned to 2025-03-26", async () => {
+    const transport = new V2StreamableHTTPClientTransport(endpoint(), { requestInit: bearer() });
+    const client = new V2Client({ name: "matrix-v2-2025", version: "2.0.0" }, { supportedProtocolVersions: ["2025-03-26"] });
+    await client.connect(transport);
+    expect(client.getProtocolEra()).toBe("legacy");
+    expect(client.getNegotiatedProtocolVersion()).toBe("2025-03-26");
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    await exerciseTools(client);
+    // SPEC's revision has no structuredContent: the result is all in the text.
+    expect((await client.callTool({ name: "service_list_entities", arguments: { kind: "brand" } })).structuredContent).toBeUndefined();
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  describe.each([
+    ["the transport it guesses from the URL (/sse: HTTP+SSE)", []],
+    ["--transport http", ["--transport", "http"]],
+  ])("MCP Inspector CLI with %s", (_, transportArgs) => {
+    const inspector = (...args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [
+            join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"),
+            "--cli",
+            `${server.origin}/v1/sse`,
+            ...transportArgs,
+            "--header",
+            `Authorization: Bearer ${token}`,
+            ...args,
+          ],
+          { env: { ...process.env, MCP_CATALOG_PATH: join(configDir, "catalog.json") }, timeout: 60_000 },
+          (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+
+    it("initializes, lists the tools and calls each one", async () => {
+      const list = await inspector("--method", "tools/list");
+      expect(list.code, list.stderr).toBe(0);
+      expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+      const calls = await Promise.all([
+        inspector("--method", "tools/call", "--tool-name", "service_list_entities", "--tool-arg", "kind=brand"),
+        inspector("--method", "tools/call", "--tool-name", "service_query", "--tool-arg", "entity=HO-AUR-0001"),
+        inspector("--method", "tools/call", "--tool-name", "service_search_documents", "--tool-arg", "query=Lisboa Card"),
+      ]);
+      for (const call of calls) expect(call.code, call.stderr).toBe(0);
+      const [list2, query, search] = calls.map((c) => JSON.parse(c.stdout) as { structuredContent: any });
+      expect(list2!.structuredContent.entities).toEqual([{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }]);
+      expect(query!.structuredContent.entity.id).toBe("HO-AUR-0001");
+      expect(search!.structuredContent.results[0].entityId).toBe("DMO-LIS");
+    });
+  });
+
+  it.each([
+    ["its default (streamable HTTP first)", []],
+    ["SSE mode", ["--transport", "sse-only"]],
+  ])(
+    "mcp-remote as a stdio bridge with --header, %s, driven by StdioClientTransport as a desktop assistant runs it",
+    async (_, modeArgs) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          join(ROOT, "node_modules", "mcp-remote", "dist", "proxy.js"),
+          `${server.origin}/v1/sse`,
+          "--header",
+          `Authorization: Bearer ${token}`,
+          ...modeArgs,
+        ],
+        env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir },
+        stderr: "pipe",
+      });
+      const client = new Client({ name: "matrix-mcp-remote", version: "1.0.0" });
+      await client.connect(transport);
+      const pid = transport.pid!;
+      await exerciseTools(client);
+      await client.close();
+      // The bridge process is gone once the client closes.
+      await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,191 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import * as oauth from "oauth4webapi";
+import { chromium, type Browser, type BrowserServer, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDevServer } from "../../../scripts/lib/servers.mjs";
+
+/**
+ * The connector flow against `npm run dev`, driven by clients nobody here wrote: Chromium for the
+ * sign-in and consent pages, oauth4webapi for PKCE and the code exchange, and the MCP SDK's own
+ * OAuth support from the first 401 to a tool call.
+ */
+
+let server: Awaited<ReturnType<typeof startDevServer>>;
+let browserServer: BrowserServer;
+let browser: Browser;
+let callbackServer: Server;
+let callbackPort: number;
+const callbacks: URL[] = [];
+
+const listen = (s: Server) => new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as AddressInfo).port)));
+
+beforeAll(async () => {
+  // The assistant's side of the redirect: a loopback listener that records what arrives.
+  callbackServer = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+    if (url.pathname === "/callback") callbacks.push(url);
+    res.writeHead(200, { "Content-Type": "text/plain" }).end("Connected. You can close this window.");
+  });
+  callbackPort = await listen(callbackServer);
+  server = await startDevServer({
+    vars: { ALLOWED_REDIRECT_URIS: `https://claude.ai/api/mcp/auth_callback,http://127.0.0.1:${callbackPort}/callback` },
+  });
+  browserServer = await chromium.launchServer({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  browser = await chromium.connect(browserServer.wsEndpoint());
+});
+
+afterAll(async () => {
+  await browser?.close();
+  const pid = browserServer?.process().pid;
+  await browserServer?.close();
+  if (pid) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  }
+  await server?.stop();
+  await new Promise((resolve) => callbackServer?.close(resolve));
+});
+
+/** Signs in as the fixture user and allows, with the keyboard only; resolves with the callback URL. */
+async function signInAndAllow(page: Page, authorizationUrl: string): Promise<URL> {
+  const before = callbacks.length;
+  await page.goto(authorizationUrl);
+  expect(await page.locator("h1").textContent()).toContain("Sign in to connect");
+  // The email field has focus on arrival.
+  await page.keyboard.type("ana@aurora.example");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("aurora-password");
+  await page.keyboard.press("Enter");
+  // The consent page is served at /authorize too, so the URL says nothing: wait for its heading.
+  await page.locator("h1", { hasText: /Allow .+ to access Aurora Digital\?/ }).waitFor();
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Allow");
+  expect(await page.evaluate(() => document.activeElement?.matches(":focus-visible"))).toBe(true);
+  await page.keyboard.press("Enter");
+  await page.waitForURL((url) => url.pathname === "/callback");
+  expect(callbacks.length).toBe(before + 1);
+  return callbacks[callbacks.length - 1]!;
+}
+
+describe("assistant connector, end to end", () => {
+  it("Chromium signs in with the keyboard and allows; the code buys a token that calls service_list_entities", async () => {
+    const issuer = new URL(server.origin);
+    const options = { [oauth.allowInsecureRequests]: true };
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...options }));
+    expect(as.code_challenge_methods_supported).toEqual(["S256"]);
+    const client: oauth.Client = { client_id: "demo-connector" };
+    const redirectUri = `http://localhost:${callbackPort}/callback`;
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      scope: "mcp:tools",
+      state,
+    }).toString();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const callback = await signInAndAllow(page, url.toString());
+    expect(await page.locator("body").textContent()).toContain("Connected.");
+    await context.close();
+
+    const params = oauth.validateAuthResponse(as, client, callback, state);
+    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, options);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.origin}/v1/sse`), {
+      requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+    });
+    const mcp = new Client({ name: "e2e-connector", version: "1.0.0" });
+    await mcp.connect(transport);
+    const result = await mcp.callTool({ name: "service_list_entities", arguments: { kind: "brand" } });
+    expect(result.structuredContent).toEqual({ entities: [{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }] });
+    await transport.terminateSession();
+    await mcp.close();
+  });
+
+  it("the MCP SDK Client's own OAuth support goes from a 401 through registration and sign-in to a tool call", async () => {
+    const provider = new RecordingProvider(`http://127.0.0.1:${callbackPort}/callback`);
+    const endpoint = new URL(`${server.origin}/v1/sse`);
+
+    const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+    await expect(new Client({ name: "e2e-sdk-oauth", version: "1.0.0" }).connect(first)).rejects.toThrow(UnauthorizedError);
+    expect(provider.registered?.client_id).toEqual(expect.any(String));
+    expect(provider.authorizationUrl?.origin).toBe(server.origin);
+
+    const context = await browser.newContext();
+    const callback = await signInAndAllow(await context.newPage(), provider.authorizationUrl!.toString());
+    await context.close();
+    await first.finishAuth(callback.searchParams.get("code")!);
+    expect(provider.saved?.access_token).toEqual(expect.any(String));
+
+    const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+    const mcp = new Client({ name: "e2e-sdk-oauth", version: "1.0.0" });
+    await mcp.connect(transport);
+    const { tools } = await mcp.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["service_list_entities", "service_query", "service_search_documents"]);
+    const query = await mcp.callTool({ name: "service_query", arguments: { entity: "Visit Lisboa" } });
+    expect((query.structuredContent as { entity: { id: string } }).entity.id).toBe("DMO-LIS");
+    const boreal = await mcp.callTool({ name: "service_query", arguments: { entity: "HO-BOR-0001" } });
+    expect((boreal.structuredContent as { entity: unknown }).entity).toBeNull();
+    await transport.terminateSession();
+    await mcp.close();
+  });
+});
+
+/** An in-memory OAuthClientProvider, as an assistant would keep its registration and tokens. */
+class RecordingProvider implements OAuthClientProvider {
+  registered?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  authorizationUrl?: URL;
+  private verifier = "";
+
+  constructor(readonly redirectUrl: string) {}
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "End-to-end SDK client",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.registered;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.registered = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}

@@ -1,0 +1,260 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { admin, adminJson, exportAll, importRecords, stageImport } from "../support/admin";
+import { get } from "../support/content";
+import { expectEnvelope } from "../support/mcp";
+
+const version = async () => (await env.DB.prepare("SELECT version FROM content_version").first<{ version: number }>())!.version;
+const auditCount = async (action: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM admin_audit WHERE action = ?").bind(action).first<{ n: number }>())!.n;
+
+const faq = (n: number, extra = "") => ({ category: "Parking", question: `Is there parking ${n}?`, answer: `Yes, parking ${n}${extra}.` });
+
+/** A small brand with `n` properties, members in the file format's order. */
+function brandFile(brandId: string, n: number, updatedAt?: string) {
+  const dated = updatedAt === undefined ? {} : { updatedAt };
+  const records: any[] = [{ id: brandId, kind: "brand", name: `Brand ${brandId}`, ...dated, faqs: [faq(0)] }];
+  for (let i = 1; i <= n; i++) {
+    records.push({
+      id: `${brandId}-${i}`,
+      kind: "property",
+      name: `${brandId} Hotel ${i}`,
+      brandId,
+      propertyId: 1000 + i,
+      ...dated,
+      faqs: [faq(i), faq(i + 100)],
+    });
+  }
+  return records;
+}
+
+describe("content import", () => {
+  it("plans, then commits a new brand all at once; the content API serves it and the content version moves", async () => {
+    const before = await version();
+    const id = await stageImport(brandFile("HO-NEW", 3));
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan).toMatchObject({
+      valid: true,
+      rows: 4,
+      summary: { entities: { added: 4, changed: 0, removed: 0, unchanged: 0 }, faqs: { added: 7, changed: 0, removed: 0 } },
+      added: ["HO-NEW", "HO-NEW-1", "HO-NEW-2", "HO-NEW-3"],
+    });
+    expect(await version()).toBe(before);
+    expect((await get("/api/v3/content/HO-NEW/properties")).status).toBe(404);
+
+    const committed = await adminJson("POST", `/imports/${id}/commit`);
+    expect(committed.summary.entities.added).toBe(4);
+    expect(committed.contentVersion).toBeGreaterThan(before);
+    const roster = await (
+      await get("/api/v3/content/HO-NEW/properties")
+    ).json<{
+      count: number;
+      properties: { serviceId: string; propertyId: number }[];
+    }>();
+    expect(roster.count).toBe(3);
+    expect(roster.properties[0]).toMatchObject({ serviceId: "HO-NEW-1", propertyId: 1001 });
+    // The import is gone once committed.
+    await expectEnvelope(await admin("POST", `/imports/${id}/commit`), 404, "not_found");
+  });
+
+  it("changes nothing when the same file is imported again: no row rewritten, content version, ETags and audit unmoved", async () => {
+    await importRecords(brandFile("HO-SAME", 2));
+    const etag = (await get("/api/v3/content/HO-SAME-1/faq.json")).headers.get("ETag");
+    const updated = await env.DB.prepare("SELECT updated_at FROM entities WHERE id = 'HO-SAME-1'").first<{ updated_at: string }>();
+    const [v, audits] = [await version(), await auditCount("content.import")];
+
+    const again = await importRecords(brandFile("HO-SAME", 2));
+    expect(again.summary).toEqual({
+      entities: { added: 0, changed: 0, removed: 0, unchanged: 3 },
+      faqs: { added: 0, changed: 0, removed: 0 },
+    });
+    expect(again.contentVersion).toBe(v);
+    expect(await version()).toBe(v);
+    expect(await auditCount("content.import")).toBe(audits);
+    expect((await get("/api/v3/content/HO-SAME-1/faq.json")).headers.get("ETag")).toBe(etag);
+    expect(await env.DB.prepare("SELECT updated_at FROM entities WHERE id = 'HO-SAME-1'").first()).toEqual(updated);
+  });
+
+  it("replaces an entity's FAQs, moves its dateModified and ETag, and removes properties a listed brand no longer has", async () => {
+    await importRecords(brandFile("HO-EDIT", 3));
+    const before = await (await get("/api/v3/content/HO-EDIT-1/faq.json")).json<{ dateModified: string }>();
+    const etag = (await get("/api/v3/content/HO-EDIT-1/faq.json")).headers.get("ETag");
+
+    const file = brandFile("HO-EDIT", 2);
+    file[1].faqs = [faq(1, " (changed)"), faq(101), faq(7)];
+    file[2].faqs = [faq(2)];
+    const id = await stageImport(file);
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan.summary).toEqual({
+      entities: { added: 0, changed: 2, removed: 1, unchanged: 1 },
+      faqs: { added: 1, changed: 1, removed: 3 },
+    });
+    expect(plan.changed).toEqual(["HO-EDIT-1", "HO-EDIT-2"]);
+    expect(plan.removed).toEqual(["HO-EDIT-3"]);
+    await adminJson("POST", `/imports/${id}/commit`);
+
+    const after = await get("/api/v3/content/HO-EDIT-1/faq.json?includeCategory=true");
+    expect(after.headers.get("ETag")).not.toBe(etag);
+    const page = await after.json<{ dateModified: string; mainEntity: { name: string; acceptedAnswer: { text: string } }[] }>();
+    expect(page.dateModified > before.dateModified).toBe(true);
+    expect(page.mainEntity.map((q) => q.acceptedAnswer.text)).toEqual([
+      "Yes, parking 1 (changed).",
+      "Yes, parking 101.",
+      "Yes, parking 7.",
+    ]);
+    expect((await get("/api/v3/content/HO-EDIT-3/faq.json")).status).toBe(404);
+    // FTS follows: the new text is searchable, nothing of the removed property is left.
+    const hits = await env.DB.prepare("SELECT count(*) AS n FROM faq_search WHERE faq_search MATCH '\"changed\"'").first<{ n: number }>();
+    expect(hits!.n).toBe(1);
+  });
+
+  it("keeps the FTS5 index in step with FAQ updates and deletes", async () => {
+    const matches = async (term: string) =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM faq_search WHERE faq_search MATCH ?").bind(`"${term}"`).first<{ n: number }>())!.n;
+    await importRecords([
+      {
+        id: "DMO-FTS",
+        kind: "destination",
+        name: "FTS town",
+        faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Quokkaboat daily." }],
+      },
+    ]);
+    expect([await matches("quokkaboat"), await matches("wombatferry")]).toEqual([1, 0]);
+    await importRecords([
+      {
+        id: "DMO-FTS",
+        kind: "destination",
+        name: "FTS town",
+        faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Wombatferry daily." }],
+      },
+    ]);
+    expect([await matches("quokkaboat"), await matches("wombatferry")]).toEqual([0, 1]);
+    await importRecords([{ id: "DMO-FTS", kind: "destination", name: "FTS town", faqs: [] }]);
+    expect([await matches("wombatferry"), await matches("zeppelin")]).toEqual([0, 0]);
+    expect((await admin("DELETE", "/content/entities/DMO-FTS")).status).toBe(204);
+  });
+
+  it("reports every bad row by line and field, and applies nothing", async () => {
+    const before = await version();
+    const id = await stageImport([
+      { id: "HO-BAD", kind: "brand", name: "Bad brand" },
+      { id: "HO-BAD-1", kind: "property", name: "", brandId: "HO-BAD" },
+      { id: "DMO-X", kind: "airport", name: "Wrong prefix" },
+      { id: "HO-BAD-2", kind: "hotel", name: "No such kind" },
+      { id: "HO-BAD-3", kind: "property", name: "Hotel", brandId: "HO-BAD", faqs: [{ category: "Parking", question: "Q?" }], extra: 1 },
+      "not an object",
+    ]);
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan.valid).toBe(false);
+    const problems = plan.errors.map((e: { line: number; field: string }) => `${e.line}:${e.field}`);
+    expect(problems).toEqual(expect.arrayContaining(["2:name", "3:id", "4:kind", "5:faqs.0.answer", "5:(record)", "6:(record)"]));
+    const commit = await admin("POST", `/imports/${id}/commit`);
+    expect(commit.status).toBe(400);
+    const body = await commit.json<{ error: { code: string; message: string; details: { line: number }[] } }>();
+    expect(body.error.code).toBe("bad_request");
+    expect(body.error.message).toMatch(/nothing was applied/);
+    expect(body.error.details.length).toBe(plan.errorCount);
+    expect(await version()).toBe(before);
+    expect((await get("/api/v3/content/HO-BAD/properties")).status).toBe(404);
+  });
+
+  it("refuses duplicate IDs, unknown brands, non-brands as brands and kind changes, naming the lines", async () => {
+    const id = await stageImport([
+      { id: "HO-DUP", kind: "brand", name: "A" },
+      { id: "HO-DUP", kind: "brand", name: "B" },
+      { id: "HO-ORPHAN-1", kind: "property", name: "Orphan", brandId: "HO-NOPE" },
+      { id: "HO-ORPHAN-2", kind: "property", name: "Under a hotel", brandId: "HO-AUR-0001" },
+      { id: "HO-AUR-0002", kind: "brand", name: "Was a property" },
+    ]);
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan.errors).toEqual([
+      { line: 2, field: "id", message: "HO-DUP is already on line 1" },
+      { line: 3, field: "brandId", message: "no brand HO-NOPE in the file or stored" },
+      { line: 4, field: "brandId", message: "HO-AUR-0001 is a property, not a brand" },
+      { line: 5, field: "kind", message: "HO-AUR-0002 is stored as a property; an entity's kind cannot change" },
+    ]);
+  });
+
+  it("takes a brand the size of HO-BOR (1,200 properties and their FAQs) in chunks, and commits it at once", async () => {
+    const file = (await exportAll()).filter((r) => r.id === "HO-BOR" || r.brandId === "HO-BOR");
+    expect(file.length).toBe(1201);
+    const big = file.map((r) => ({
+      ...r,
+      id: r.id.replace("HO-BOR", "HO-BIG"),
+      ...(r.brandId ? { brandId: "HO-BIG" } : {}),
+      updatedAt: undefined,
+    }));
+    const committed = await importRecords(big);
+    expect(committed.summary.entities.added).toBe(1201);
+    expect(committed.summary.faqs.added).toBe(file.reduce((n, r) => n + r.faqs.length, 0));
+    expect((await (await get("/api/v3/content/HO-BIG/properties")).json<{ count: number }>()).count).toBe(1200);
+  });
+
+  it("limits a chunk to 2,000 rows and a record to 256 KiB", async () => {
+    const { id } = await adminJson("POST", "/imports", undefined, 201);
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ line: i + 1, record: { id: `HO-LIM-${i}`, kind: "brand", name: "x" } }));
+    expect((await admin("POST", `/imports/${id}/rows`, { rows: rows(2000) })).status).toBe(200);
+    await expectEnvelope(await admin("POST", `/imports/${id}/rows`, { rows: rows(2001) }), 400, "bad_request");
+    const huge = {
+      id: "HO-HUGE",
+      kind: "brand",
+      name: "x".repeat(300),
+      faqs: [{ category: "c", question: "q", answer: "a".repeat(9000) }],
+    };
+    const tooBig = { ...huge, faqs: Array.from({ length: 30 }, () => huge.faqs[0]) };
+    const answer = await adminJson("POST", `/imports/${id}/rows`, { rows: [{ line: 1, record: tooBig }] });
+    expect(answer.invalid[0]).toMatchObject({ line: 1, field: "(record)", message: expect.stringMatching(/larger than 262144 bytes/) });
+    expect(await adminJson("GET", `/imports/${id}`)).toMatchObject({ rows: 2000, invalid: 1 });
+    expect((await admin("DELETE", `/imports/${id}`)).status).toBe(204);
+    await expectEnvelope(await admin("GET", `/imports/${id}`), 404, "not_found");
+  });
+
+  it("refuses to commit an empty import", async () => {
+    const { id } = await adminJson("POST", "/imports", undefined, 201);
+    expect(await expectEnvelope(await admin("POST", `/imports/${id}/commit`), 400, "bad_request")).toMatch(/no rows/);
+  });
+});
+
+describe("content export", () => {
+  it("exports what was imported, member for member, and the export imports again as 'unchanged'", async () => {
+    const file = brandFile("HO-TRIP", 3, "2026-10-01T00:00:00Z");
+    await importRecords(file);
+    const exported = (await exportAll()).filter((r) => r.id.startsWith("HO-TRIP"));
+    expect(exported.map((r) => JSON.stringify(r))).toEqual(file.map((r) => JSON.stringify(r)));
+
+    const everything = await exportAll(97);
+    const again = await importRecords(everything);
+    expect(again.summary.entities).toEqual({ added: 0, changed: 0, removed: 0, unchanged: everything.length });
+    expect(again.summary.faqs).toEqual({ added: 0, changed: 0, removed: 0 });
+  });
+
+  it("pages by entity ID", async () => {
+    const first = await adminJson("GET", "/content/export?limit=2");
+    expect(first.records.map((r: { id: string }) => r.id)).toEqual(["AIR-LIS", "DMO-LIS"]);
+    expect(first.next).toBe("DMO-LIS");
+    const second = await adminJson("GET", `/content/export?limit=1&after=${first.next}`);
+    expect(second.records[0].id).toBe("HO-AUR");
+    expect(second.records[0]).toEqual({
+      id: "HO-AUR",
+      kind: "brand",
+      name: "Aurora Hotels & Resorts",
+      updatedAt: "2026-11-01T10:00:00Z",
+      faqs: expect.any(Array),
+    });
+    await expectEnvelope(await admin("GET", "/content/export?limit=0"), 400, "bad_request");
+  });
+});
+
+describe("content removal", () => {
+  it("removes a brand with its properties and FAQs, and from every scope", async () => {
+    await importRecords(brandFile("HO-GONE", 2));
+    await adminJson("POST", "/organizations", { id: "org-gone", name: "Gone", scope: ["HO-GONE"] }, 201);
+    expect((await admin("DELETE", "/content/entities/HO-GONE")).status).toBe(204);
+    expect((await get("/api/v3/content/HO-GONE-1/faq.json")).status).toBe(404);
+    expect((await adminJson("GET", "/organizations/org-gone")).scope).toEqual([]);
+    await expectEnvelope(await admin("DELETE", "/content/entities/HO-GONE"), 404, "not_found");
+    const [entry] = (await adminJson("GET", "/audit?target=HO-GONE")).entries;
+    expect(entry).toMatchObject({ action: "content.remove", detail: { kind: "brand", properties: 2 } });
+  });
+});

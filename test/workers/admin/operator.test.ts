@@ -1,0 +1,156 @@
+import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { decodeProtectedHeader, exportJWK, generateKeyPair } from "jose";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../src/app";
+import { sha256Hex } from "../../../src/crypto/hash";
+import { admin, adminJson } from "../support/admin";
+import { expectEnvelope, tokenFor, TOKEN_URL } from "../support/mcp";
+
+const ADMIN = "https://admin.example.com/admin/v1";
+const auth = { Authorization: "Bearer test-admin-token" };
+
+describe("operator API", () => {
+  it("refuses a missing or wrong operator token with 401, and is off (404) while ADMIN_TOKEN is unset", async () => {
+    await expectEnvelope(await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST" }), 401, "unauthorized");
+    await expectEnvelope(
+      await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: { Authorization: "Bearer nope" } }),
+      401,
+      "unauthorized",
+    );
+    const off = await createApp().fetch(
+      new Request(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: auth }),
+      { ...env, ADMIN_TOKEN: undefined },
+      createExecutionContext(),
+    );
+    await expectEnvelope(off, 404, "not_found");
+  });
+
+  it("never loads the demo fixture outside development, and loads it only into an empty database", async () => {
+    await expectEnvelope(await SELF.fetch(`${ADMIN}/fixture`, { method: "POST", headers: auth }), 404, "not_found");
+    const dev = await createApp().fetch(
+      new Request(`${ADMIN}/fixture`, { method: "POST", headers: auth }),
+      { ...env, ENVIRONMENT: "development" },
+      createExecutionContext(),
+    );
+    expect(dev.status).toBe(200);
+    expect(await dev.json()).toEqual({ loaded: false });
+  });
+
+  it("rotates the realm's signing key", async () => {
+    const before = decodeProtectedHeader(await tokenFor("aurora")).kid;
+    const res = await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: auth });
+    expect(res.status).toBe(201);
+    const { kid } = await res.json<{ kid: string }>();
+    expect(kid).not.toBe(before);
+    expect(decodeProtectedHeader(await tokenFor("aurora")).kid).toBe(kid);
+  });
+});
+
+describe("a signing key given as a secret", () => {
+  it("signs with SIGNING_KEY_JWK and publishes only its public part", async () => {
+    const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwk = { ...(await exportJWK(privateKey)), kid: "configured-1" };
+    const vars = { ...env, SIGNING_KEY_JWK: JSON.stringify(jwk) };
+    const app = createApp();
+    const token = await app.fetch(
+      new Request(TOKEN_URL, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret",
+      }),
+      vars,
+      createExecutionContext(),
+    );
+    const { access_token } = await token.json<{ access_token: string }>();
+    expect(decodeProtectedHeader(access_token).kid).toBe("configured-1");
+    const certs = await app.fetch(new Request(TOKEN_URL.replace("token", "certs")), vars, createExecutionContext());
+    const { keys } = await certs.json<{ keys: Record<string, unknown>[] }>();
+    const published = keys.find((k) => k.kid === "configured-1")!;
+    expect(published.d).toBeUndefined();
+    expect(published).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });
+  });
+});
+
+describe("operator API surface", () => {
+  it("describes itself in an OpenAPI 3.1 document generated from its schemas, behind the token", async () => {
+    await expectEnvelope(await SELF.fetch(`${ADMIN}/openapi.json`), 401, "unauthorized");
+    const doc = await adminJson("GET", "/openapi.json");
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.OperatorToken).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const path of [
+      "/admin/v1/organizations",
+      "/admin/v1/organizations/{id}/scope",
+      "/admin/v1/identity-clients/{clientId}/secret",
+      "/admin/v1/api-keys/{id}/revoke",
+      "/admin/v1/users/{id}/password",
+      "/admin/v1/connector-clients/{clientId}/redirect-uris",
+      "/admin/v1/imports/{id}/rows",
+      "/admin/v1/imports/{id}/commit",
+      "/admin/v1/content/export",
+      "/admin/v1/audit",
+      "/admin/v1/signing-keys/rotate",
+    ]) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    expect(doc.components.schemas.ContentRecord).toBeDefined();
+    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain("conflict");
+  });
+
+  it("writes every change to admin_audit with a fingerprint of the token, never the token", async () => {
+    const key = await adminJson("POST", "/api-keys", { partner: "Audited" }, 201);
+    await adminJson("POST", `/api-keys/${key.id}/revoke`);
+    const { entries } = await adminJson("GET", `/audit?target=${key.id}`);
+    const fingerprint = `token:${(await sha256Hex("test-admin-token")).slice(0, 16)}`;
+    expect(entries.map((e: { action: string }) => e.action)).toEqual(["api_key.revoke", "api_key.create"]);
+    expect(entries[1]).toMatchObject({ actor: fingerprint, target: key.id, detail: { partner: "Audited", hourlyLimit: 1000 } });
+    const stored = JSON.stringify((await env.DB.prepare("SELECT * FROM admin_audit").all()).results);
+    expect(stored).not.toContain("test-admin-token");
+    expect(stored).not.toContain(key.key);
+  });
+
+  it("pages the audit log, newest first", async () => {
+    for (let i = 0; i < 3; i++) await adminJson("POST", "/api-keys", { partner: `Page ${i}` }, 201);
+    const first = await adminJson("GET", "/audit?limit=2");
+    expect(first.entries).toHaveLength(2);
+    expect(first.entries[0].id).toBeGreaterThan(first.entries[1].id);
+    const second = await adminJson("GET", `/audit?limit=2&before=${first.next}`);
+    expect(second.entries[0].id).toBeLessThan(first.entries[1].id);
+  });
+
+  it("caps request bodies at 64 KiB (4 MiB for import rows), counted as they arrive: at the limit, one past it, and without Content-Length", async () => {
+    const body = (bytes: number) => {
+      const base = JSON.stringify({ partner: "x" });
+      return base.slice(0, -1) + " ".repeat(bytes - base.length) + "}";
+    };
+    const send = (payload: BodyInit) =>
+      SELF.fetch(`${ADMIN}/api-keys`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: payload });
+    expect((await send(body(64 * 1024))).status).toBe(201);
+    await expectEnvelope(await send(body(64 * 1024 + 1)), 413, "payload_too_large");
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(body(64 * 1024 + 1)));
+        controller.close();
+      },
+    });
+    await expectEnvelope(await send(stream), 413, "payload_too_large");
+    const { id } = await adminJson("POST", "/imports", undefined, 201);
+    const rows = JSON.stringify({ rows: [{ line: 1, record: { id: "HO-PAD", kind: "brand", name: "x".repeat(300) } }] });
+    const padded = rows.slice(0, -1) + " ".repeat(1024 * 1024 - rows.length) + "}";
+    const res = await SELF.fetch(`${ADMIN}/imports/${id}/rows`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: padded,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("answers malformed JSON, a wrong Content-Type and unknown routes in the envelope, never with a 500", async () => {
+    const raw = (body: string, type = "application/json") =>
+      SELF.fetch(`${ADMIN}/organizations`, { method: "POST", headers: { ...auth, "Content-Type": type }, body });
+    await expectEnvelope(await raw("{not json"), 400, "bad_request");
+    await expectEnvelope(await raw("[]"), 400, "bad_request");
+    await expectEnvelope(await raw('{"id":"org-x","name":"x"}', "text/plain"), 400, "bad_request");
+    await expectEnvelope(await admin("GET", "/no-such-thing"), 404, "not_found");
+    await expectEnvelope(await admin("GET", "/organizations/Not%20An%20Id"), 404, "not_found");
+  });
+});

@@ -1,0 +1,192 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../src/app";
+import { changeStatements, planImport } from "../../../src/catalogue/apply";
+import type { ContentRecord } from "../../../src/catalogue/records";
+import { API, expectErrorResponse, get } from "../support/content";
+
+type Page = {
+  "@context"?: string;
+  "@type": string;
+  "@id": string;
+  about: { "@type": string; identifier: string; name: string; propertyId?: number | null };
+  dateModified: string;
+  mainEntity: { "@type": string; name: string; acceptedAnswer: { "@type": string; text: string }; category?: string }[];
+};
+
+describe("GET /api/v3/content/{entityId}/faq.json (one entity)", () => {
+  it("returns a plain schema.org FAQPage by default", async () => {
+    const res = await get("/api/v3/content/HO-AUR-0001/faq.json");
+    expect(res.status).toBe(200);
+    const page = await res.json<Page>();
+    expect(page["@context"]).toBe("https://schema.org");
+    expect(page["@type"]).toBe("FAQPage");
+    expect(page["@id"]).toBe(`${API}/api/v3/content/HO-AUR-0001/faq.json`);
+    expect(page.about).toEqual({ "@type": "Hotel", identifier: "HO-AUR-0001", name: expect.any(String) });
+    expect(page.dateModified).toBe("2026-11-01T10:00:00Z");
+    expect(page.mainEntity.length).toBeGreaterThanOrEqual(5);
+    expect(page.mainEntity.length).toBeLessThanOrEqual(12);
+    for (const q of page.mainEntity) {
+      expect(Object.keys(q)).toEqual(["@type", "name", "acceptedAnswer"]);
+      expect(q["@type"]).toBe("Question");
+      expect(q.acceptedAnswer["@type"]).toBe("Answer");
+    }
+  });
+
+  it("keeps the questions in their stored order", async () => {
+    const page = await (await get("/api/v3/content/HO-AUR-0003/faq.json")).json<Page>();
+    const { results } = await env.DB.prepare("SELECT question FROM faqs WHERE entity_id = 'HO-AUR-0003' ORDER BY position").all<{
+      question: string;
+    }>();
+    expect(page.mainEntity.map((q) => q.name)).toEqual(results.map((r) => r.question));
+  });
+
+  it.each([
+    ["DMO-LIS", "Organization", "Visit Lisboa"],
+    ["AIR-LIS", "Airport", "Lisbon Humberto Delgado Airport"],
+  ])("describes %s as about a schema.org %s", async (id, type, name) => {
+    const page = await (await get(`/api/v3/content/${id}/faq.json`)).json<Page>();
+    expect(page.about).toEqual({ "@type": type, identifier: id, name });
+    expect(page.mainEntity.length).toBeGreaterThan(0);
+  });
+
+  it("adds about.propertyId with includePropertyId and category with includeCategory", async () => {
+    const page = await (await get("/api/v3/content/HO-AUR-0001/faq.json?includePropertyId=true&includeCategory=1")).json<Page>();
+    expect(page.about.propertyId).toSatisfy((v: unknown) => Number.isInteger(v));
+    for (const q of page.mainEntity) expect(q.category).toEqual(expect.any(String));
+    const nullId = await (await get("/api/v3/content/HO-AUR-0010/faq.json?includePropertyId=1")).json<Page>();
+    expect(nullId.about).toHaveProperty("propertyId", null);
+  });
+
+  it("treats false and 0 as the defaults", async () => {
+    const plain = await (await get("/api/v3/content/HO-AUR-0002/faq.json")).text();
+    expect(await (await get("/api/v3/content/HO-AUR-0002/faq.json?includePropertyId=false&includeCategory=0")).text()).toBe(plain);
+  });
+
+  it.each(["yes", "TRUE", "", "2", "true&includeCategory=false&includeCategory=1"])(
+    "answers 400 to includeCategory=%s, with the rate-limit headers",
+    async (value) => {
+      const res = await get(`/api/v3/content/HO-AUR-0001/faq.json?includeCategory=${value}`);
+      const body = await expectErrorResponse(res, 400, "Bad Request", "/api/v3/content/HO-AUR-0001/faq.json");
+      expect(body.message).toMatch(/includeCategory/);
+      expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^\d+$/);
+    },
+  );
+
+  it("answers 404 to an unknown entity and to an ID that cannot be one", async () => {
+    await expectErrorResponse(await get("/api/v3/content/HO-NOPE-1/faq.json"), 404, "Not Found", "/api/v3/content/HO-NOPE-1/faq.json");
+    await expectErrorResponse(await get("/api/v3/content/%20x/faq.json"), 404, "Not Found", "/api/v3/content/%20x/faq.json");
+  });
+});
+
+describe("GET /api/v3/content/{brandId}/faq.json (bulk @graph)", () => {
+  it("returns the brand's own FAQPage then one per property, ordered by serviceId", async () => {
+    const res = await get("/api/v3/content/HO-AUR/faq.json?includeCategory=true");
+    expect(res.status).toBe(200);
+    const body = await res.json<{ "@context": string; "@graph": Page[] }>();
+    expect(Object.keys(body)).toEqual(["@context", "@graph"]);
+    expect(body["@context"]).toBe("https://schema.org");
+    const graph = body["@graph"];
+    expect(graph).toHaveLength(121);
+    expect(graph[0]!.about).toEqual({ "@type": "Brand", identifier: "HO-AUR", name: "Aurora Hotels & Resorts" });
+    const ids = graph.slice(1).map((p) => p.about.identifier);
+    expect(ids).toEqual(Array.from({ length: 120 }, (_, i) => `HO-AUR-${String(i + 1).padStart(4, "0")}`));
+    for (const page of graph) {
+      expect(page["@context"]).toBeUndefined();
+      for (const q of page.mainEntity) expect(q.category).toBeDefined();
+    }
+    // Each page of the graph is the entity's own feed without @context.
+    const single = await (await get("/api/v3/content/HO-AUR-0007/faq.json?includeCategory=true")).json<Page>();
+    const { "@context": _, ...withoutContext } = single;
+    expect(graph[7]).toEqual(withoutContext);
+  });
+
+  it("gives a brand without properties or FAQs an empty @graph", async () => {
+    expect(await (await get("/api/v3/content/HO-CAS/faq.json")).json()).toEqual({ "@context": "https://schema.org", "@graph": [] });
+  });
+
+  it("answers 413 by entity count with the default limit of 1000 (HO-BOR has 1,200 properties)", async () => {
+    const res = await get("/api/v3/content/HO-BOR/faq.json");
+    const body = await expectErrorResponse(res, 413, "Payload Too Large", "/api/v3/content/HO-BOR/faq.json");
+    expect(body.fallbackUrlPattern).toBe("/api/v3/content/{entityId}/faq.json");
+    expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
+    expect(res.headers.get("ETag")).toBeNull();
+  });
+});
+
+describe("payload guards follow their configuration", () => {
+  const app = createApp();
+  async function fetchWith(vars: Record<string, string>, path: string): Promise<Response> {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`${API}${path}`, { headers: { "X-API-Key": "demo-key" } }), { ...env, ...vars }, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+
+  async function seedBrand(id: string, properties: number) {
+    const records: ContentRecord[] = [{ kind: "brand", id, name: `Brand ${id}`, faqs: [] }];
+    for (let n = 1; n <= properties; n++) {
+      const pid = `${id}-${n}`;
+      const faqs = [{ category: "Parking", question: `Parking at ${pid}?`, answer: "x".repeat(400) }];
+      records.push({ kind: "property", id: pid, name: `Hotel ${pid}`, brandId: id, propertyId: n, faqs });
+    }
+    const plan = await planImport(
+      env.DB,
+      records.map((record, i) => ({ line: i + 1, record })),
+    );
+    await env.DB.batch(changeStatements(env.DB, plan.changes));
+  }
+
+  it("counts the brand page only when the brand has FAQs, and allows exactly the limit", async () => {
+    await seedBrand("HO-GUARD", 3);
+    expect((await fetchWith({ MAX_GRAPH_ENTITIES: "3" }, "/api/v3/content/HO-GUARD/faq.json")).status).toBe(200);
+    const over = await fetchWith({ MAX_GRAPH_ENTITIES: "2" }, "/api/v3/content/HO-GUARD/faq.json");
+    expect((await expectErrorResponse(over, 413, "Payload Too Large", "/api/v3/content/HO-GUARD/faq.json")).fallbackUrlPattern).toBe(
+      "/api/v3/content/{entityId}/faq.json",
+    );
+  });
+
+  it("applies the default 10 MB byte guard when MAX_GRAPH_BYTES is unset", async () => {
+    // 700 properties (under the 1,000-entity guard) of 15 KB each: about 10.5 MB of @graph.
+    const answer = "x".repeat(15_000);
+    const records: ContentRecord[] = [{ kind: "brand", id: "HO-HEAVY", name: "Heavy", faqs: [] }];
+    for (let n = 1; n <= 700; n++)
+      records.push({
+        kind: "property",
+        id: `HO-HEAVY-${n}`,
+        name: `Heavy ${n}`,
+        brandId: "HO-HEAVY",
+        propertyId: n,
+        faqs: [{ category: "Parking", question: "?", answer }],
+      });
+    const plan = await planImport(
+      env.DB,
+      records.map((record, i) => ({ line: i + 1, record })),
+    );
+    await env.DB.batch(changeStatements(env.DB, plan.changes));
+    const vars = { ...env } as Record<string, unknown>;
+    delete vars.MAX_GRAPH_BYTES;
+    delete vars.MAX_GRAPH_ENTITIES;
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`${API}/api/v3/content/HO-HEAVY/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
+      vars,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const body = await expectErrorResponse(res, 413, "Payload Too Large", "/api/v3/content/HO-HEAVY/faq.json");
+    expect(body.message).toMatch(/exceeds the limit of 10485760 bytes/);
+  });
+
+  it("answers 413 when the serialized body passes MAX_GRAPH_BYTES, and 200 when it fits", async () => {
+    await seedBrand("HO-BYTES", 250);
+    const full = await fetchWith({}, "/api/v3/content/HO-BYTES/faq.json");
+    const size = (await full.arrayBuffer()).byteLength;
+    expect(size).toBeGreaterThan(100_000);
+    expect((await fetchWith({ MAX_GRAPH_BYTES: String(size) }, "/api/v3/content/HO-BYTES/faq.json?includeCategory=0")).status).toBe(200);
+    const over = await fetchWith({ MAX_GRAPH_BYTES: String(size - 1) }, "/api/v3/content/HO-BYTES/faq.json?includePropertyId=1");
+    const body = await expectErrorResponse(over, 413, "Payload Too Large", "/api/v3/content/HO-BYTES/faq.json");
+    expect(body.fallbackUrlPattern).toBe("/api/v3/content/{entityId}/faq.json");
+    expect(body.message).toMatch(/bytes/);
+  });
+});
