@@ -1,10 +1,10 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { decodeProtectedHeader, exportJWK, generateKeyPair } from "jose";
+import { decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app";
 import { sha256Hex } from "../../../src/crypto/hash";
 import { admin, adminJson } from "../support/admin";
-import { expectEnvelope, tokenFor, TOKEN_URL } from "../support/mcp";
+import { expectEnvelope, tokenFor } from "../support/mcp";
 
 const ADMIN = "https://admin.example.com/admin/v1";
 const auth = { Authorization: "Bearer test-admin-token" };
@@ -43,31 +43,6 @@ describe("operator API", () => {
     const { kid } = await res.json<{ kid: string }>();
     expect(kid).not.toBe(before);
     expect(decodeProtectedHeader(await tokenFor("aurora")).kid).toBe(kid);
-  });
-});
-
-describe("a signing key given as a secret", () => {
-  it("signs with SIGNING_KEY_JWK and publishes only its public part", async () => {
-    const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-    const jwk = { ...(await exportJWK(privateKey)), kid: "configured-1" };
-    const vars = { ...env, SIGNING_KEY_JWK: JSON.stringify(jwk) };
-    const app = createApp();
-    const token = await app.fetch(
-      new Request(TOKEN_URL, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: "grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret",
-      }),
-      vars,
-      createExecutionContext(),
-    );
-    const { access_token } = await token.json<{ access_token: string }>();
-    expect(decodeProtectedHeader(access_token).kid).toBe("configured-1");
-    const certs = await app.fetch(new Request(TOKEN_URL.replace("token", "certs")), vars, createExecutionContext());
-    const { keys } = await certs.json<{ keys: Record<string, unknown>[] }>();
-    const published = keys.find((k) => k.kid === "configured-1")!;
-    expect(published.d).toBeUndefined();
-    expect(published).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });
   });
 });
 

@@ -31,10 +31,4 @@ describe("GET /health", () => {
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: "degraded", mongodb: { connected: true }, redis: { connected: false } });
   });
-
-  it("answers unknown routes outside the content API with the MCP error envelope", async () => {
-    const res = await SELF.fetch("https://mcp.example.com/nope");
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { code: "not_found", message: expect.any(String) } });
-  });
 });
