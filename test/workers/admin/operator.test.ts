@@ -1,13 +1,14 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
 import { sha256Hex } from "../../../src/crypto/hash";
-import { admin, adminJson } from "../support/admin";
+import { ADMIN, ADMIN_AUTH, admin, adminJson, adminRequest } from "../support/admin";
+import { fetchWith } from "../support/app";
 import { expectEnvelope, tokenFor } from "../support/mcp";
 
-const ADMIN = "https://admin.example.com/admin/v1";
-const auth = { Authorization: "Bearer test-admin-token" };
+/** A POST of `body` as it is (not serialized) to the operator API with the test operator token. */
+const postRaw = (path: string, body: BodyInit, type = "application/json") =>
+  SELF.fetch(`${ADMIN}${path}`, { method: "POST", headers: { ...ADMIN_AUTH, "Content-Type": type }, body });
 
 describe("operator API", () => {
   it("refuses a missing or wrong operator token with 401, and is off (404) while ADMIN_TOKEN is unset", async () => {
@@ -17,28 +18,20 @@ describe("operator API", () => {
       401,
       "unauthorized",
     );
-    const off = await createApp().fetch(
-      new Request(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: auth }),
-      { ...env, ADMIN_TOKEN: undefined },
-      createExecutionContext(),
-    );
+    const off = await fetchWith(adminRequest("POST", "/signing-keys/rotate"), { ADMIN_TOKEN: undefined });
     await expectEnvelope(off, 404, "not_found");
   });
 
   it("never loads the demo fixture outside development, and loads it only into an empty database", async () => {
-    await expectEnvelope(await SELF.fetch(`${ADMIN}/fixture`, { method: "POST", headers: auth }), 404, "not_found");
-    const dev = await createApp().fetch(
-      new Request(`${ADMIN}/fixture`, { method: "POST", headers: auth }),
-      { ...env, ENVIRONMENT: "development" },
-      createExecutionContext(),
-    );
+    await expectEnvelope(await admin("POST", "/fixture"), 404, "not_found");
+    const dev = await fetchWith(adminRequest("POST", "/fixture"), { ENVIRONMENT: "development" });
     expect(dev.status).toBe(200);
     expect(await dev.json()).toEqual({ loaded: false });
   });
 
   it("rotates the realm's signing key", async () => {
     const before = decodeProtectedHeader(await tokenFor("aurora")).kid;
-    const res = await SELF.fetch(`${ADMIN}/signing-keys/rotate`, { method: "POST", headers: auth });
+    const res = await admin("POST", "/signing-keys/rotate");
     expect(res.status).toBe(201);
     const { kid } = await res.json<{ kid: string }>();
     expect(kid).not.toBe(before);
@@ -97,8 +90,7 @@ describe("operator API surface", () => {
       const base = JSON.stringify({ partner: "x" });
       return base.slice(0, -1) + " ".repeat(bytes - base.length) + "}";
     };
-    const send = (payload: BodyInit) =>
-      SELF.fetch(`${ADMIN}/api-keys`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: payload });
+    const send = (payload: BodyInit) => postRaw("/api-keys", payload);
     expect((await send(body(64 * 1024))).status).toBe(201);
     await expectEnvelope(await send(body(64 * 1024 + 1)), 413, "payload_too_large");
     const stream = new ReadableStream({
@@ -111,17 +103,12 @@ describe("operator API surface", () => {
     const { id } = await adminJson("POST", "/imports", undefined, 201);
     const rows = JSON.stringify({ rows: [{ line: 1, record: { id: "HO-PAD", kind: "brand", name: "x".repeat(300) } }] });
     const padded = rows.slice(0, -1) + " ".repeat(1024 * 1024 - rows.length) + "}";
-    const res = await SELF.fetch(`${ADMIN}/imports/${id}/rows`, {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/json" },
-      body: padded,
-    });
+    const res = await postRaw(`/imports/${id}/rows`, padded);
     expect(res.status).toBe(200);
   });
 
   it("answers malformed JSON, a wrong Content-Type and unknown routes in the envelope, never with a 500", async () => {
-    const raw = (body: string, type = "application/json") =>
-      SELF.fetch(`${ADMIN}/organizations`, { method: "POST", headers: { ...auth, "Content-Type": type }, body });
+    const raw = (body: string, type?: string) => postRaw("/organizations", body, type);
     await expectEnvelope(await raw("{not json"), 400, "bad_request");
     await expectEnvelope(await raw("[]"), 400, "bad_request");
     await expectEnvelope(await raw('{"id":"org-x","name":"x"}', "text/plain"), 400, "bad_request");

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { BASE, openSession, tokenFor } from "../support/mcp";
+import { describe, expect, it, vi } from "vitest";
+import { BASE, openCallers } from "../support/mcp";
 
 /**
  * Generated malformed requests over every surface, from a fixed seed so a failure replays exactly.
@@ -303,12 +303,7 @@ const LEAKS =
   /\bat [\w$.<>]+ \(|\.(?:ts|js):\d+|node_modules|SQLITE|D1_ERROR|sqlite_|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|TypeError|ReferenceError|RangeError|SyntaxError: |McpSession|RateCounter|blockConcurrencyWhile|\bstack\b/;
 
 describe(`${REQUESTS} generated malformed requests (seed ${SEED.toString(16)})`, () => {
-  let token: string;
-  let session: string;
-  beforeAll(async () => {
-    token = await tokenFor("aurora");
-    session = await openSession(token);
-  });
+  const { aurora } = openCallers("aurora");
 
   it("are each answered below 500, without a stack trace, SQL or an internal name", async () => {
     // The causes of refusals go to the log, which is not under test here.
@@ -321,8 +316,8 @@ describe(`${REQUESTS} generated malformed requests (seed ${SEED.toString(16)})`,
       const requests = Array.from({ length: 8 }, (_, i) => {
         const n = batch * 8 + i;
         const method = r.pick(METHODS);
-        const path = r.pick(PATHS(r, session));
-        const init: RequestInit = { method, headers: headers(r, token, session), redirect: "manual" };
+        const path = r.pick(PATHS(r, aurora.session));
+        const init: RequestInit = { method, headers: headers(r, aurora.token, aurora.session), redirect: "manual" };
         const payload = body(r);
         if (payload !== undefined && method !== "GET" && method !== "HEAD") init.body = payload;
         return { n, label: `#${n} ${method} ${path}`, request: new Request(`${r.pick(hosts)}${path}`, init) };

@@ -1,10 +1,10 @@
-import { createExecutionContext, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { SignJWT } from "jose";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/app";
 import { currentSigner } from "../../../src/identity/signing-keys";
-import { API, expectErrorResponse } from "../support/content";
-import { BASE, expectEnvelope, mcpHeaders, openSession, tokenFor } from "../support/mcp";
+import { fetchWith } from "../support/app";
+import { contentRequest, expectErrorResponse } from "../support/content";
+import { BASE, CLIENTS, credentialsGrant, expectEnvelope, mcpPost, openSession, realmTokenRequest, tokenFor } from "../support/mcp";
 
 // Database bindings whose every query fails stand in for an outage or a bug in D1's path.
 function failingDb(message: string): D1Database {
@@ -14,12 +14,7 @@ function failingDb(message: string): D1Database {
   return db as unknown as D1Database;
 }
 
-const content = (db: D1Database) =>
-  createApp().fetch(
-    new Request(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": "demo-key" } }),
-    { ...env, DB: db },
-    createExecutionContext(),
-  );
+const content = (db: D1Database) => fetchWith(contentRequest("/api/v3/content/HO-AUR/properties"), { DB: db });
 
 describe("failures never reach the client as stack traces", () => {
   let logged: ReturnType<typeof vi.spyOn>;
@@ -49,20 +44,8 @@ describe("failures never reach the client as stack traces", () => {
     // A successful call first: the token's keys and organization are then cached, so only the tool meets the failing database.
     const token = await tokenFor("aurora");
     const sessionId = await openSession(token);
-    const res = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, {
-        method: "POST",
-        headers: mcpHeaders(token, sessionId),
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 4,
-          method: "tools/call",
-          params: { name: "service_query", arguments: { entity: "HO-AUR" } },
-        }),
-      }),
-      { ...env, DB: failingDb("D1_ERROR: boom at storage/scoped-content.ts:42") },
-      createExecutionContext(),
-    );
+    const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "service_query", arguments: { entity: "HO-AUR" } } };
+    const res = await fetchWith(mcpPost(token, call, sessionId), { DB: failingDb("D1_ERROR: boom at storage/scoped-content.ts:42") });
     expect(res.status).toBe(200);
     const reply = await res.json<{ error: { code: number; message: string } }>();
     expect(reply.error.code).toBe(-32603);
@@ -80,24 +63,12 @@ describe("failures never reach the client as stack traces", () => {
       .setIssuedAt(now)
       .setExpirationTime(now + 300)
       .sign(signer.privateKey);
-    const broken = { ...env, DB: failingDb("D1_TYPE_ERROR: nope") };
-    const mcp = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: "{}" }),
-      broken,
-      createExecutionContext(),
-    );
+    const broken = { DB: failingDb("D1_TYPE_ERROR: nope") };
+    const mcp = await fetchWith(mcpPost(token, {}), broken);
     const message = await expectEnvelope(mcp, 500, "internal_error");
     expect(message).not.toMatch(/D1_TYPE_ERROR/);
 
-    const realm = await createApp().fetch(
-      new Request(`${BASE}/realms/hospitality/protocol/openid-connect/token`, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: "grant_type=client_credentials&client_id=boreal-assistant&client_secret=boreal-secret",
-      }),
-      broken,
-      createExecutionContext(),
-    );
+    const realm = await fetchWith(realmTokenRequest(credentialsGrant(...CLIENTS.boreal)), broken);
     expect(realm.status).toBe(500);
     expect(await realm.json()).toEqual({ error: "server_error", error_description: expect.any(String) });
   });

@@ -1,42 +1,32 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/app";
-import { sha256Hex } from "../../../src/crypto/hash";
 import { HEALTH_PROBE_CACHE_MS } from "../../../src/health/routes";
 import { MAX_BATCH_MESSAGES, MAX_MCP_BODY_BYTES } from "../../../src/mcp/request-checks";
 import { MAX_CLIENT_INFO_LENGTH } from "../../../src/mcp/streamable";
 import { API_KEY_MAX_AGE_MS } from "../../../src/content/api-key";
 import { INVALID_CONNECTOR_TOKEN_CACHE_MS } from "../../../src/oauth/tokens";
 import { MAX_TOKEN_BODY_BYTES } from "../../../src/rate-limit/token-requests";
-import { insertApiKey } from "../../../src/storage/api-keys";
-import { adminJson, tokenForNewOrganization } from "../support/admin";
-import { API, expectErrorResponse } from "../support/content";
-import { BASE, expectEnvelope, initializeRequest, mcpHeaders, TOKEN_URL } from "../support/mcp";
+import { adminJson, newApiKey, tokenForNewOrganization } from "../support/admin";
+import { counting, fetchWith } from "../support/app";
+import { contentRequest, expectErrorResponse, get, insertApiKeyRow } from "../support/content";
+import {
+  BASE,
+  CLIENTS,
+  credentialsGrant,
+  expectEnvelope,
+  initializeRequest,
+  mcpHeaders,
+  mcpPost,
+  post,
+  realmTokenRequest,
+  TOKEN_URL,
+} from "../support/mcp";
 import { sessionObject } from "../../../src/mcp/session";
 
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
-
-const app = createApp();
-const fetchWith = (request: Request, vars: Partial<typeof env> = {}) => app.fetch(request, { ...env, ...vars }, createExecutionContext());
-
-/** A binding whose calls of `methods` are counted, everything else passed through to the real one. */
-function counting<T extends object>(binding: T, methods: string[]): { binding: T; calls: () => number } {
-  let calls = 0;
-  const proxy = new Proxy(binding, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        if (methods.includes(String(property))) calls++;
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { binding: proxy, calls: () => calls };
-}
 
 /** A body of exactly `bytes` bytes: `prefix`, padding, `suffix`. */
 const padded = (prefix: string, suffix: string, bytes: number) => prefix + "x".repeat(bytes - prefix.length - suffix.length) + suffix;
@@ -53,18 +43,18 @@ function streamed(text: string): ReadableStream<Uint8Array> {
 }
 
 describe("request bodies are capped before they are parsed, counting the bytes as they arrive", () => {
-  const mcpPost = (token: string, body: BodyInit) => SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body });
+  const mcpBody = (token: string, body: BodyInit) => SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body });
   const ping = (bytes: number) => padded('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"', '"}}}', bytes);
 
   it(`MCP: ${MAX_MCP_BODY_BYTES} bytes are read, one more is 413 in the envelope, with or without Content-Length`, async () => {
     const token = await tokenForNewOrganization("org-body-cap", ["DMO-LIS"]);
-    const atLimit = await mcpPost(token, ping(MAX_MCP_BODY_BYTES));
+    const atLimit = await mcpBody(token, ping(MAX_MCP_BODY_BYTES));
     expect(atLimit.status).not.toBe(413);
-    expect(await expectEnvelope(await mcpPost(token, ping(MAX_MCP_BODY_BYTES + 1)), 413, "payload_too_large")).toMatch(
+    expect(await expectEnvelope(await mcpBody(token, ping(MAX_MCP_BODY_BYTES + 1)), 413, "payload_too_large")).toMatch(
       /larger than 1048576 bytes/,
     );
-    await expectEnvelope(await mcpPost(token, streamed(ping(MAX_MCP_BODY_BYTES + 1))), 413, "payload_too_large");
-    expect((await mcpPost(token, streamed(ping(MAX_MCP_BODY_BYTES)))).status).not.toBe(413);
+    await expectEnvelope(await mcpBody(token, streamed(ping(MAX_MCP_BODY_BYTES + 1))), 413, "payload_too_large");
+    expect((await mcpBody(token, streamed(ping(MAX_MCP_BODY_BYTES)))).status).not.toBe(413);
   });
 
   it(`realm token endpoint: ${MAX_TOKEN_BODY_BYTES} bytes are read, one more is 413 in OAuth JSON, with or without Content-Length`, async () => {
@@ -112,8 +102,7 @@ describe("a JSON-RPC batch counts every request in it against the organization's
   it("counts 6 calls as 6, refuses a batch that does not fit whole (counting none of it), and admits one that does", async () => {
     const token = await tokenForNewOrganization("org-batch-cost", ["DMO-LIS"]);
     const vars = { MCP_RATE_LIMIT: "10" };
-    const send = (body: unknown, sessionId?: string) =>
-      fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token, sessionId), body: JSON.stringify(body) }), vars);
+    const send = (body: unknown, sessionId?: string) => fetchWith(mcpPost(token, body, sessionId), vars);
 
     const opened = await send(initializeRequest()); // 1 of 10
     const sessionId = opened.headers.get("mcp-session-id")!;
@@ -133,8 +122,7 @@ describe("a JSON-RPC batch counts every request in it against the organization's
   it(`refuses a batch of more than ${MAX_BATCH_MESSAGES} messages with 413, counting it once`, async () => {
     const token = await tokenForNewOrganization("org-batch-size", ["DMO-LIS"]);
     const vars = { MCP_RATE_LIMIT: "3" };
-    const send = (body: unknown) =>
-      fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(body) }), vars);
+    const send = (body: unknown) => fetchWith(mcpPost(token, body), vars);
     expect(await expectEnvelope(await send(batch(MAX_BATCH_MESSAGES + 1)), 413, "payload_too_large")).toMatch(
       /at most 50 messages; this one has 51/,
     );
@@ -147,10 +135,8 @@ describe("a JSON-RPC batch counts every request in it against the organization's
 
 describe("concurrent requests against a limit", () => {
   it("admit exactly 5 of 20 concurrent content requests on a 5/h key", async () => {
-    const key = await adminJson("POST", "/api-keys", { partner: "Concurrent", hourlyLimit: 5 }, 201);
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => SELF.fetch(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": key.key } })),
-    );
+    const { key } = await newApiKey({ partner: "Concurrent", hourlyLimit: 5 });
+    const responses = await Promise.all(Array.from({ length: 20 }, () => get("/api/v3/content/HO-AUR/properties", key)));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
@@ -162,12 +148,7 @@ describe("concurrent requests against a limit", () => {
   });
 
   it("admit exactly 3 of 12 concurrent token requests from one address with a limit of 3", async () => {
-    const request = () =>
-      new Request(TOKEN_URL, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": "198.51.100.23" },
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }),
-      });
+    const request = () => realmTokenRequest(credentialsGrant(...CLIENTS.aurora), { "CF-Connecting-IP": "198.51.100.23" });
     const responses = await Promise.all(Array.from({ length: 12 }, () => fetchWith(request(), { TOKEN_RATE_LIMIT_PER_ADDRESS: "3" })));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(9);
@@ -176,11 +157,7 @@ describe("concurrent requests against a limit", () => {
 
 describe("token endpoints are rate limited per address and per client", () => {
   const realm = (clientId: string, secret: string, address: string) =>
-    new Request(TOKEN_URL, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": address },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }),
-    });
+    realmTokenRequest(credentialsGrant(clientId, secret), { "CF-Connecting-IP": address });
 
   it("counts wrong secrets too, answers 429 with Retry-After, and keeps other addresses apart (an IPv6 /64 is one address)", async () => {
     const vars = { TOKEN_RATE_LIMIT_PER_ADDRESS: "2" };
@@ -233,19 +210,13 @@ describe("token endpoints are rate limited per address and per client", () => {
 
   it("refuses a client ID with control characters or of more than 255 characters with 400, never a 500", async () => {
     for (const clientId of ["bot\r\nX-Injected: 1", "a".repeat(256)]) {
-      const res = await SELF.fetch(TOKEN_URL, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: "x" }),
-      });
+      const res = await SELF.fetch(realmTokenRequest(credentialsGrant(clientId, "x")));
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "invalid_request" });
     }
-    const basic = await SELF.fetch(TOKEN_URL, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${btoa("bot%0D%0Ainjected:secret")}` },
-      body: "grant_type=client_credentials",
-    });
+    const basic = await SELF.fetch(
+      realmTokenRequest({ grant_type: "client_credentials" }, { Authorization: `Basic ${btoa("bot%0D%0Ainjected:secret")}` }),
+    );
     expect(basic.status).toBe(400);
   });
 });
@@ -254,20 +225,12 @@ describe("a flood of made-up credentials costs no storage query each", () => {
   it(`remembers an unknown API key for ${API_KEY_MAX_AGE_MS / 1000} s: one D1 query for a repeated key, and a key created meanwhile works after that`, async () => {
     const db = counting(env.DB, ["batch", "prepare"]);
     const made = `made-up-${crypto.randomUUID()}`;
-    const request = () => new Request(`${API}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": made } });
+    const request = () => contentRequest("/api/v3/content/HO-AUR/properties", made);
     for (let i = 0; i < 20; i++)
       await expectErrorResponse(await fetchWith(request(), { DB: db.binding }), 401, "Unauthorized", "/api/v3/content/HO-AUR/properties");
     expect(db.calls()).toBe(1); // the first request's lookup only
 
-    await insertApiKey(env.DB, {
-      id: `key_${crypto.randomUUID().slice(0, 12)}`,
-      key_hash: await sha256Hex(made),
-      partner: "Late",
-      hourly_limit: 10,
-      expires_at: null,
-      revoked_at: null,
-      created_at: new Date().toISOString(),
-    }).run();
+    await insertApiKeyRow(made, { hourlyLimit: 10 });
     expect((await fetchWith(request())).status).toBe(401);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + API_KEY_MAX_AGE_MS);
@@ -278,10 +241,7 @@ describe("a flood of made-up credentials costs no storage query each", () => {
     const kv = counting(env.OAUTH_KV, ["get"]);
     const made = `user-x:${crypto.randomUUID()}:secret`;
     const attempt = async () => {
-      const res = await fetchWith(
-        new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(made), body: JSON.stringify(initializeRequest()) }),
-        { OAUTH_KV: kv.binding },
-      );
+      const res = await fetchWith(mcpPost(made, initializeRequest()), { OAUTH_KV: kv.binding });
       await expectEnvelope(res, 401, "unauthorized");
     };
     for (let i = 0; i < 20; i++) await attempt();
@@ -313,7 +273,7 @@ describe("client-chosen strings kept in a session", () => {
     const token = await tokenForNewOrganization("org-client-info", ["DMO-LIS"]);
     const request = initializeRequest();
     request.params.clientInfo = { name: `evil\r\n${"n".repeat(100_000)}`, version: "v".repeat(5_000) };
-    const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(request) });
+    const res = await post(token, request);
     expect(res.status).toBe(200);
     const sessionId = res.headers.get("mcp-session-id")!;
     const stored = await sessionObject(env, sessionId).touch({

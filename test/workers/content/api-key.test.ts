@@ -1,22 +1,10 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../../src/crypto/hash";
-import { insertApiKey } from "../../../src/storage/api-keys";
-import { API, expectErrorResponse, get } from "../support/content";
+import { admin, newApiKey } from "../support/admin";
+import { expectErrorResponse, get, insertApiKeyRow } from "../support/content";
 
 const ROSTER = "/api/v3/content/HO-CAS/properties";
-
-async function createKey(key: string, id: string, fields: { expires_at?: string | null; hourly_limit?: number } = {}) {
-  await insertApiKey(env.DB, {
-    id,
-    key_hash: await sha256Hex(key),
-    partner: "Test Partner",
-    hourly_limit: fields.hourly_limit ?? 1000,
-    expires_at: fields.expires_at ?? null,
-    revoked_at: null,
-    created_at: new Date().toISOString(),
-  }).run();
-}
 
 describe("content API keys", () => {
   it.each([
@@ -25,7 +13,7 @@ describe("content API keys", () => {
     ["Authorization: Bearer", { Authorization: "Bearer demo-key" }],
     ["a lower-case scheme", { Authorization: "apikey demo-key" }],
   ])("accepts the key in %s", async (_, headers) => {
-    const res = await SELF.fetch(`${API}${ROSTER}`, { headers });
+    const res = await get(ROSTER, null, headers);
     expect(res.status).toBe(200);
   });
 
@@ -36,7 +24,7 @@ describe("content API keys", () => {
     ["an unsupported Authorization scheme", { Authorization: "Basic ZGVtby1rZXk6" }, /required/],
     ["an expired key", { "X-API-Key": "demo-key-expired" }, /expired/],
   ])("answers 401 to %s, without rate-limit headers", async (_, headers, message) => {
-    const res = await SELF.fetch(`${API}${ROSTER}`, { headers });
+    const res = await get(ROSTER, null, headers);
     const body = await expectErrorResponse(res, 401, "Unauthorized", ROSTER);
     expect(body.message).toMatch(message);
     expect(res.headers.get("WWW-Authenticate")).toMatch(/^ApiKey/);
@@ -49,17 +37,14 @@ describe("content API keys", () => {
   });
 
   it("refuses a key once it is revoked, and one whose expiry has just passed", async () => {
-    await createKey("revoke-me", "key-revoke-me");
-    expect((await get(ROSTER, "revoke-me")).status).toBe(200);
-    const revoke = await SELF.fetch("https://admin.example.com/admin/v1/api-keys/key-revoke-me/revoke", {
-      method: "POST",
-      headers: { Authorization: "Bearer test-admin-token" },
-    });
+    const { id, key } = await newApiKey();
+    expect((await get(ROSTER, key)).status).toBe(200);
+    const revoke = await admin("POST", `/api-keys/${id}/revoke`);
     expect(revoke.status).toBe(200);
-    const revoked = await get(ROSTER, "revoke-me");
+    const revoked = await get(ROSTER, key);
     expect((await expectErrorResponse(revoked, 401, "Unauthorized", ROSTER)).message).toMatch(/revoked/);
 
-    await createKey("short-lived", "key-short-lived", { expires_at: new Date(Date.now() - 1).toISOString() });
+    await insertApiKeyRow("short-lived", { expiresAt: new Date(Date.now() - 1).toISOString() });
     expect((await expectErrorResponse(await get(ROSTER, "short-lived"), 401, "Unauthorized", ROSTER)).message).toMatch(/expired/);
   });
 
@@ -69,7 +54,7 @@ describe("content API keys", () => {
       ["empty-expiry", ""],
       ["nan-expiry", "NaN"],
     ] as const) {
-      await createKey(key, `key-${key}`, { expires_at: expiresAt });
+      await insertApiKeyRow(key, { expiresAt });
       expect((await expectErrorResponse(await get(ROSTER, key), 401, "Unauthorized", ROSTER)).message).toMatch(/expired/);
     }
   });

@@ -1,11 +1,11 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { createApp } from "../../../src/app";
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findEntity } from "../../../src/storage/entities";
 import { faqCacheKey } from "../../../src/content/routes";
 import { CONTENT_VERSION_MAX_AGE_MS } from "../../../src/catalogue/snapshot";
 import { versionTag, type ContentVersion } from "../../../src/storage/content-version";
-import { API, get, sha256Hex16 } from "../support/content";
+import { fetchWith } from "../support/app";
+import { API, contentRequest, get, sha256Hex16 } from "../support/content";
 
 const WEAK_ETAG = /^W\/"[0-9a-f]{16}"$/;
 
@@ -105,14 +105,8 @@ describe("ETags and Cache-Control", () => {
     const limits = { maxEntities: 1000, maxBytes: 10 * 1024 * 1024 };
     const noFlags = { includePropertyId: false, includeCategory: false };
     // What this isolate served is stored in the Cache API too, byte for byte (once the response's waitUntil is done).
-    const ctx = createExecutionContext();
-    const served = await createApp().fetch(
-      new Request(`${API}/api/v3/content/HO-AUR-0011/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
-      env,
-      ctx,
-    );
+    const served = await fetchWith(contentRequest("/api/v3/content/HO-AUR-0011/faq.json"));
     const body = await served.text();
-    await waitOnExecutionContext(ctx);
     const stored = await caches.default.match(new Request(faqCacheKey(API, "HO-AUR-0011", noFlags, limits, version)));
     expect(await stored!.text()).toBe(body);
     expect(stored!.headers.get("ETag")).toBe(served.headers.get("ETag"));

@@ -1,9 +1,9 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
 import { changeStatements, planImport } from "../../../src/catalogue/apply";
 import type { ContentRecord } from "../../../src/catalogue/records";
-import { API, expectErrorResponse, get } from "../support/content";
+import { fetchWith } from "../support/app";
+import { API, contentRequest, expectErrorResponse, get } from "../support/content";
 
 type Page = {
   "@context"?: string;
@@ -115,19 +115,12 @@ describe("GET /api/v3/content/{brandId}/faq.json (bulk @graph)", () => {
 });
 
 describe("payload guards follow their configuration", () => {
-  const app = createApp();
-  async function fetchWith(vars: Record<string, string>, path: string): Promise<Response> {
-    const ctx = createExecutionContext();
-    const res = await app.fetch(new Request(`${API}${path}`, { headers: { "X-API-Key": "demo-key" } }), { ...env, ...vars }, ctx);
-    await waitOnExecutionContext(ctx);
-    return res;
-  }
-
-  async function seedBrand(id: string, properties: number) {
+  /** A brand without FAQs and `properties` properties of one FAQ each, written as an import would. */
+  async function seedBrand(id: string, properties: number, answer = "x".repeat(400)) {
     const records: ContentRecord[] = [{ kind: "brand", id, name: `Brand ${id}`, faqs: [] }];
     for (let n = 1; n <= properties; n++) {
       const pid = `${id}-${n}`;
-      const faqs = [{ category: "Parking", question: `Parking at ${pid}?`, answer: "x".repeat(400) }];
+      const faqs = [{ category: "Parking", question: `Parking at ${pid}?`, answer }];
       records.push({ kind: "property", id: pid, name: `Hotel ${pid}`, brandId: id, propertyId: n, faqs });
     }
     const plan = await planImport(
@@ -139,8 +132,8 @@ describe("payload guards follow their configuration", () => {
 
   it("counts the brand page only when the brand has FAQs, and allows exactly the limit", async () => {
     await seedBrand("HO-GUARD", 3);
-    expect((await fetchWith({ MAX_GRAPH_ENTITIES: "3" }, "/api/v3/content/HO-GUARD/faq.json")).status).toBe(200);
-    const over = await fetchWith({ MAX_GRAPH_ENTITIES: "2" }, "/api/v3/content/HO-GUARD/faq.json");
+    expect((await fetchWith(contentRequest("/api/v3/content/HO-GUARD/faq.json"), { MAX_GRAPH_ENTITIES: "3" })).status).toBe(200);
+    const over = await fetchWith(contentRequest("/api/v3/content/HO-GUARD/faq.json"), { MAX_GRAPH_ENTITIES: "2" });
     expect((await expectErrorResponse(over, 413, "Payload Too Large", "/api/v3/content/HO-GUARD/faq.json")).fallbackUrlPattern).toBe(
       "/api/v3/content/{entityId}/faq.json",
     );
@@ -148,43 +141,26 @@ describe("payload guards follow their configuration", () => {
 
   it("applies the default 10 MB byte guard when MAX_GRAPH_BYTES is unset", async () => {
     // 700 properties (under the 1,000-entity guard) of 15 KB each: about 10.5 MB of @graph.
-    const answer = "x".repeat(15_000);
-    const records: ContentRecord[] = [{ kind: "brand", id: "HO-HEAVY", name: "Heavy", faqs: [] }];
-    for (let n = 1; n <= 700; n++)
-      records.push({
-        kind: "property",
-        id: `HO-HEAVY-${n}`,
-        name: `Heavy ${n}`,
-        brandId: "HO-HEAVY",
-        propertyId: n,
-        faqs: [{ category: "Parking", question: "?", answer }],
-      });
-    const plan = await planImport(
-      env.DB,
-      records.map((record, i) => ({ line: i + 1, record })),
-    );
-    await env.DB.batch(changeStatements(env.DB, plan.changes));
-    const vars = { ...env } as Record<string, unknown>;
-    delete vars.MAX_GRAPH_BYTES;
-    delete vars.MAX_GRAPH_ENTITIES;
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
-      new Request(`${API}/api/v3/content/HO-HEAVY/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
-      vars,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    await seedBrand("HO-HEAVY", 700, "x".repeat(15_000));
+    const res = await fetchWith(contentRequest("/api/v3/content/HO-HEAVY/faq.json"), {
+      MAX_GRAPH_BYTES: undefined,
+      MAX_GRAPH_ENTITIES: undefined,
+    });
     const body = await expectErrorResponse(res, 413, "Payload Too Large", "/api/v3/content/HO-HEAVY/faq.json");
     expect(body.message).toMatch(/exceeds the limit of 10485760 bytes/);
   });
 
   it("answers 413 when the serialized body passes MAX_GRAPH_BYTES, and 200 when it fits", async () => {
     await seedBrand("HO-BYTES", 250);
-    const full = await fetchWith({}, "/api/v3/content/HO-BYTES/faq.json");
+    const full = await fetchWith(contentRequest("/api/v3/content/HO-BYTES/faq.json"));
     const size = (await full.arrayBuffer()).byteLength;
     expect(size).toBeGreaterThan(100_000);
-    expect((await fetchWith({ MAX_GRAPH_BYTES: String(size) }, "/api/v3/content/HO-BYTES/faq.json?includeCategory=0")).status).toBe(200);
-    const over = await fetchWith({ MAX_GRAPH_BYTES: String(size - 1) }, "/api/v3/content/HO-BYTES/faq.json?includePropertyId=1");
+    expect(
+      (await fetchWith(contentRequest("/api/v3/content/HO-BYTES/faq.json?includeCategory=0"), { MAX_GRAPH_BYTES: String(size) })).status,
+    ).toBe(200);
+    const over = await fetchWith(contentRequest("/api/v3/content/HO-BYTES/faq.json?includePropertyId=1"), {
+      MAX_GRAPH_BYTES: String(size - 1),
+    });
     const body = await expectErrorResponse(over, 413, "Payload Too Large", "/api/v3/content/HO-BYTES/faq.json");
     expect(body.fallbackUrlPattern).toBe("/api/v3/content/{entityId}/faq.json");
     expect(body.message).toMatch(/bytes/);

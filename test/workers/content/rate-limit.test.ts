@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { adminJson } from "../support/admin";
+import { newApiKey } from "../support/admin";
 import { expectErrorResponse, get } from "../support/content";
 
 const ROSTER = "/api/v3/content/HO-CAS/properties";
@@ -42,7 +42,7 @@ describe("hourly per-key rate limit", () => {
   });
 
   it("counts 304s, 400s and 404s against the key, but never requests without a valid key", async () => {
-    const { key } = await adminJson("POST", "/api-keys", { partner: "Counting", hourlyLimit: 100 }, 201);
+    const { key } = await newApiKey({ partner: "Counting", hourlyLimit: 100 });
     const first = await get(ROSTER, key);
     expect(first.headers.get("X-RateLimit-Remaining")).toBe("99");
     const notModified = await get(ROSTER, key, { "If-None-Match": first.headers.get("ETag")! });
@@ -56,10 +56,7 @@ describe("hourly per-key rate limit", () => {
   });
 
   it("counts per key: two keys of one partner have separate budgets", async () => {
-    const [a, b] = await Promise.all([
-      adminJson("POST", "/api-keys", { partner: "Twin", hourlyLimit: 3 }, 201),
-      adminJson("POST", "/api-keys", { partner: "Twin", hourlyLimit: 3 }, 201),
-    ]);
+    const [a, b] = await Promise.all([newApiKey({ partner: "Twin", hourlyLimit: 3 }), newApiKey({ partner: "Twin", hourlyLimit: 3 })]);
     const statuses = async (key: string, n: number) => {
       const out: number[] = [];
       for (let i = 0; i < n; i++) out.push((await get(ROSTER, key)).status);

@@ -1,7 +1,7 @@
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
-import { API, expectErrorResponse, get } from "../support/content";
+import { fetchWith } from "../support/app";
+import { API, contentRequest, expectErrorResponse, get } from "../support/content";
 
 describe("GET /api/v3/content/{brandId}/properties", () => {
   it("returns the full roster of a brand, ordered by name then serviceId", async () => {
@@ -66,13 +66,7 @@ describe("GET /api/v3/content/{brandId}/properties", () => {
   });
 
   it("builds absolute URLs from API_URL when it is set", async () => {
-    const ctx = createExecutionContext();
-    const res = await createApp().fetch(
-      new Request(`${API}/api/v3/content/AIR-LIS/faq.json`, { headers: { "X-API-Key": "demo-key" } }),
-      { ...env, API_URL: "https://content.hotels.example" },
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    const res = await fetchWith(contentRequest("/api/v3/content/AIR-LIS/faq.json"), { API_URL: "https://content.hotels.example" });
     expect((await res.json<{ "@id": string }>())["@id"]).toBe("https://content.hotels.example/api/v3/content/AIR-LIS/faq.json");
   });
 

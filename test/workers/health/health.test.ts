@@ -1,6 +1,6 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
+import { fetchWith } from "../support/app";
 
 describe("GET /health", () => {
   it("is public and reports healthy dependencies", async () => {
@@ -16,18 +16,14 @@ describe("GET /health", () => {
   it("reports degraded, with the failing dependency's connected flag false, when D1 fails", async () => {
     // A database binding whose every query fails stands in for an outage of the document store.
     const brokenDb = { prepare: () => ({ first: () => Promise.reject(new Error("D1 unavailable")) }) } as unknown as D1Database;
-    const res = await createApp().fetch(new Request("https://mcp.example.com/health"), { ...env, DB: brokenDb }, createExecutionContext());
+    const res = await fetchWith(new Request("https://mcp.example.com/health"), { DB: brokenDb });
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: "degraded", mongodb: { connected: false }, redis: { connected: true } });
   });
 
   it("reports degraded when the Durable Object does not answer within the timeout", async () => {
     const hanging = { idFromName: () => ({}), get: () => ({ ping: () => new Promise(() => {}) }) } as unknown as typeof env.RATE_COUNTER;
-    const res = await createApp().fetch(
-      new Request("https://mcp.example.com/health"),
-      { ...env, RATE_COUNTER: hanging, HEALTH_TIMEOUT_MS: "50" },
-      createExecutionContext(),
-    );
+    const res = await fetchWith(new Request("https://mcp.example.com/health"), { RATE_COUNTER: hanging, HEALTH_TIMEOUT_MS: "50" });
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: "degraded", mongodb: { connected: true }, redis: { connected: false } });
   });

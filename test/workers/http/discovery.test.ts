@@ -1,7 +1,7 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
-import { BASE, initializeRequest, mcpHeaders, tokenFor } from "../support/mcp";
+import { fetchWith } from "../support/app";
+import { BASE, CLIENTS, credentialsGrant, initializeRequest, mcpPost, realmTokenRequest, tokenFor } from "../support/mcp";
 
 /** Discovery that browser-based MCP clients can use, and absolute URLs that agree whatever host a request used. */
 
@@ -33,57 +33,32 @@ describe("public documents from a browser", () => {
   });
 
   it("lets browser scripts read WWW-Authenticate on a 401 and mcp-session-id on initialize (Access-Control-Expose-Headers)", async () => {
-    const app = createApp();
-    const configured = (init: RequestInit) =>
-      app.fetch(new Request(`${BASE}/v1/sse`, init), { ...env, BASE_URL: BASE }, createExecutionContext());
-    const unauthorized = await configured({ method: "POST", headers: { Origin: BASE, "Content-Type": "application/json" }, body: "{}" });
+    const configured = (request: Request) => fetchWith(request, { BASE_URL: BASE });
+    const unauthorized = await configured(
+      new Request(`${BASE}/v1/sse`, { method: "POST", headers: { Origin: BASE, "Content-Type": "application/json" }, body: "{}" }),
+    );
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get("Access-Control-Allow-Origin")).toBe(BASE);
     expect(unauthorized.headers.get("Access-Control-Expose-Headers")?.toLowerCase()).toContain("www-authenticate");
-    const token = await tokenFor("aurora");
-    const init = await configured({
-      method: "POST",
-      headers: { ...mcpHeaders(token), Origin: BASE },
-      body: JSON.stringify(initializeRequest()),
-    });
+    const init = await configured(mcpPost(await tokenFor("aurora"), initializeRequest(), undefined, { Origin: BASE }));
     expect(init.status).toBe(200);
     expect(init.headers.get("Access-Control-Expose-Headers")?.toLowerCase()).toContain("mcp-session-id");
   });
 });
 
 /** A realm token fetched at 127.0.0.1, then initialize at localhost, with `vars`. */
-async function tokenAcrossHosts(vars: typeof env): Promise<Response> {
-  const app = createApp();
-  const tokenRes = await app.fetch(
-    new Request("http://127.0.0.1:8787/realms/hospitality/protocol/openid-connect/token", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: "grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret",
-    }),
-    vars,
-    createExecutionContext(),
-  );
+async function tokenAcrossHosts(vars: Partial<typeof env>): Promise<Response> {
+  const tokenUrl = "http://127.0.0.1:8787/realms/hospitality/protocol/openid-connect/token";
+  const tokenRes = await fetchWith(realmTokenRequest(credentialsGrant(...CLIENTS.aurora), {}, tokenUrl), vars);
   const { access_token } = await tokenRes.json<{ access_token: string }>();
-  return app.fetch(
-    new Request("http://localhost:8787/v1/sse", {
-      method: "POST",
-      headers: mcpHeaders(access_token),
-      body: JSON.stringify(initializeRequest()),
-    }),
-    vars,
-    createExecutionContext(),
-  );
+  return fetchWith(mcpPost(access_token, initializeRequest(), undefined, {}, "http://localhost:8787"), vars);
 }
 
 describe("absolute URLs", () => {
   it("come from BASE_URL and AUTH_URL, so a token fetched at 127.0.0.1 verifies at localhost", async () => {
-    const vars = { ...env, BASE_URL: "http://localhost:8787", AUTH_URL: "http://localhost:8787", ENVIRONMENT: "development" };
+    const vars = { BASE_URL: "http://localhost:8787", AUTH_URL: "http://localhost:8787", ENVIRONMENT: "development" };
     expect((await tokenAcrossHosts(vars)).status).toBe(200);
-    const metadata = await createApp().fetch(
-      new Request("http://127.0.0.1:8787/.well-known/oauth-protected-resource"),
-      vars,
-      createExecutionContext(),
-    );
+    const metadata = await fetchWith(new Request("http://127.0.0.1:8787/.well-known/oauth-protected-resource"), vars);
     expect(await metadata.json()).toMatchObject({
       resource: "http://localhost:8787",
       authorization_servers: ["http://localhost:8787", "http://localhost:8787/realms/hospitality"],
@@ -91,7 +66,7 @@ describe("absolute URLs", () => {
   });
 
   it("without them follow the host of each request, which is why a token from one host does not verify at another", async () => {
-    const res = await tokenAcrossHosts(env);
+    const res = await tokenAcrossHosts({});
     expect(res.status).toBe(401);
     expect(res.headers.get("WWW-Authenticate")).toMatch(/untrusted issuer/);
   });

@@ -1,4 +1,4 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import {
   calculateJwkThumbprint,
   createLocalJWKSet,
@@ -11,18 +11,13 @@ import {
   type JWK,
 } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/app";
 import { SealingError, unseal } from "../../../src/crypto/sealed";
 import { rotateSigningKey } from "../../../src/identity/signing-keys";
 import { insertSigningKey } from "../../../src/storage/signing-keys";
-import { BASE, mcpHeaders, initializeRequest, TOKEN_URL, tokenFor } from "../support/mcp";
+import { fetchWith } from "../support/app";
+import { BASE, CLIENTS, credentialsGrant, initializeRequest, post, realmTokenRequest, TOKEN_URL, tokenFor } from "../support/mcp";
 
-const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  SELF.fetch(TOKEN_URL, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams(fields),
-  });
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => SELF.fetch(realmTokenRequest(fields, headers));
 
 const jwks = async () =>
   (await (await SELF.fetch(`${BASE}/realms/hospitality/protocol/openid-connect/certs`)).json<{ keys: Record<string, unknown>[] }>()).keys;
@@ -124,12 +119,7 @@ describe("realm token endpoint (client_credentials)", () => {
   });
 
   it("issues a token to a client without organization, which the MCP server then refuses", async () => {
-    const token = await tokenFor("orphan");
-    const res = await SELF.fetch(`${BASE}/v1/sse`, {
-      method: "POST",
-      headers: mcpHeaders(token),
-      body: JSON.stringify(initializeRequest()),
-    });
+    const res = await post(await tokenFor("orphan"), initializeRequest());
     expect(res.status).toBe(401);
     expect(res.headers.get("WWW-Authenticate")).toMatch(/error="invalid_token".*organization/);
   });
@@ -151,20 +141,15 @@ describe("realm keys and discovery", () => {
   });
 
   it("takes the issuer from AUTH_URL and the resource metadata from BASE_URL when they are set", async () => {
-    const vars = { ...env, AUTH_URL: "https://id.hotels.example", BASE_URL: "https://mcp.hotels.example" };
-    const app = createApp();
-    const config = await app.fetch(
-      new Request(`${BASE}/realms/hospitality/.well-known/openid-configuration`),
-      vars,
-      createExecutionContext(),
-    );
+    const vars = { AUTH_URL: "https://id.hotels.example", BASE_URL: "https://mcp.hotels.example" };
+    const config = await fetchWith(new Request(`${BASE}/realms/hospitality/.well-known/openid-configuration`), vars);
     expect((await config.json<{ issuer: string }>()).issuer).toBe("https://id.hotels.example/realms/hospitality");
-    const metadata = await app.fetch(new Request(`${BASE}/.well-known/oauth-protected-resource`), vars, createExecutionContext());
+    const metadata = await fetchWith(new Request(`${BASE}/.well-known/oauth-protected-resource`), vars);
     expect(await metadata.json()).toMatchObject({
       resource: "https://mcp.hotels.example",
       authorization_servers: ["https://mcp.hotels.example", "https://id.hotels.example/realms/hospitality"],
     });
-    const unauthorized = await app.fetch(new Request(`${BASE}/v1/sse`, { method: "POST" }), vars, createExecutionContext());
+    const unauthorized = await fetchWith(new Request(`${BASE}/v1/sse`, { method: "POST" }), vars);
     expect(unauthorized.headers.get("WWW-Authenticate")).toBe(
       'Bearer resource_metadata="https://mcp.hotels.example/.well-known/oauth-protected-resource"',
     );
@@ -181,11 +166,7 @@ describe("realm keys and discovery", () => {
     expect(decodeProtectedHeader(after).kid).toBe(newKid);
     expect((await jwks()).map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
     // A token signed before the rotation is still accepted.
-    const res = await SELF.fetch(`${BASE}/v1/sse`, {
-      method: "POST",
-      headers: mcpHeaders(before),
-      body: JSON.stringify(initializeRequest()),
-    });
+    const res = await post(before, initializeRequest());
     expect(res.status).toBe(200);
 
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -246,15 +227,7 @@ describe("realm keys and discovery", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 6 * 3_600_000);
-    const res = await createApp().fetch(
-      new Request(TOKEN_URL, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }),
-      }),
-      { ...env, KEY_ENCRYPTION_KEY: undefined },
-      createExecutionContext(),
-    );
+    const res = await fetchWith(realmTokenRequest(credentialsGrant(...CLIENTS.aurora)), { KEY_ENCRYPTION_KEY: undefined });
     expect(res.status).toBe(500);
     const body = await res.text();
     expect(JSON.parse(body)).toEqual({ error: "server_error", error_description: expect.any(String) });
@@ -268,20 +241,11 @@ describe("a signing key given as a secret", () => {
   it("signs with SIGNING_KEY_JWK and publishes only its public part", async () => {
     const { privateKey } = await generateKeyPair("ES256", { extractable: true });
     const jwk = { ...(await exportJWK(privateKey)), kid: "configured-1" };
-    const vars = { ...env, SIGNING_KEY_JWK: JSON.stringify(jwk) };
-    const app = createApp();
-    const token = await app.fetch(
-      new Request(TOKEN_URL, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: "grant_type=client_credentials&client_id=aurora-assistant&client_secret=aurora-secret",
-      }),
-      vars,
-      createExecutionContext(),
-    );
+    const vars = { SIGNING_KEY_JWK: JSON.stringify(jwk) };
+    const token = await fetchWith(realmTokenRequest(credentialsGrant(...CLIENTS.aurora)), vars);
     const { access_token } = await token.json<{ access_token: string }>();
     expect(decodeProtectedHeader(access_token).kid).toBe("configured-1");
-    const certs = await app.fetch(new Request(TOKEN_URL.replace("token", "certs")), vars, createExecutionContext());
+    const certs = await fetchWith(new Request(TOKEN_URL.replace("token", "certs")), vars);
     const { keys } = await certs.json<{ keys: Record<string, unknown>[] }>();
     const published = keys.find((k) => k.kid === "configured-1")!;
     expect(published.d).toBeUndefined();

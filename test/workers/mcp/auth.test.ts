@@ -1,11 +1,11 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
+import { env, SELF } from "cloudflare:test";
+import { base64url, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/app";
 import { currentSigner } from "../../../src/identity/signing-keys";
 import { insertSigningKey } from "../../../src/storage/signing-keys";
-import { ADMIN, ADMIN_AUTH, adminJson } from "../support/admin";
-import { BASE, clientCredentials, expectEnvelope, initializeRequest, mcpHeaders, post, tokenFor, tokenOf } from "../support/mcp";
+import { adminJson, adminRequest } from "../support/admin";
+import { fetchWith } from "../support/app";
+import { BASE, clientCredentials, expectEnvelope, initializeRequest, mcpPost, post, tokenFor, tokenOf } from "../support/mcp";
 
 const ISSUER = `${BASE}/realms/hospitality`;
 const METADATA = `resource_metadata="${BASE}/.well-known/oauth-protected-resource"`;
@@ -56,11 +56,8 @@ describe("bearer verification on /v1/sse", () => {
   it("refuses a tampered token", async () => {
     const token = await tokenFor("aurora");
     const [h, p, s] = token.split(".");
-    const claims = JSON.parse(atob(p!.replace(/-/g, "+").replace(/_/g, "/")));
-    const forged = btoa(JSON.stringify({ ...claims, client_id: "boreal-assistant" }))
-      .replace(/=+$/, "")
-      .replace(/\+/g, "-")
-      .replace(/\//g, "_");
+    const claims = JSON.parse(new TextDecoder().decode(base64url.decode(p!)));
+    const forged = base64url.encode(JSON.stringify({ ...claims, client_id: "boreal-assistant" }));
     await expectRejected(`${h}.${forged}.${s}`, /signature/);
   });
 
@@ -99,7 +96,7 @@ describe("bearer verification on /v1/sse", () => {
       .setExpirationTime(now + 300)
       .sign(new TextEncoder().encode("x".repeat(32)));
     await expectRejected(hmac, /algorithm/);
-    const none = `${btoa(JSON.stringify({ alg: "none" })).replace(/=+$/, "")}.${btoa(JSON.stringify({ iss: ISSUER, aud: "hospitality-mcp", client_id: "aurora-assistant", exp: now + 300 })).replace(/=+$/, "")}.`;
+    const none = `${base64url.encode(JSON.stringify({ alg: "none" }))}.${base64url.encode(JSON.stringify({ iss: ISSUER, aud: "hospitality-mcp", client_id: "aurora-assistant", exp: now + 300 }))}.`;
     await expectRejected(none, /algorithm|malformed/);
   });
 
@@ -117,13 +114,7 @@ describe("bearer verification on /v1/sse", () => {
         .sign(privateKey);
     };
     const at = async (origin: string) =>
-      (
-        await SELF.fetch(`${origin}/v1/sse`, {
-          method: "POST",
-          headers: mcpHeaders(await signed(origin)),
-          body: JSON.stringify(initializeRequest()),
-        })
-      ).status;
+      (await SELF.fetch(mcpPost(await signed(origin), initializeRequest(), undefined, {}, origin))).status;
     const [a, b] = ["https://a.mcp.example.com", "https://b.mcp.example.com"];
 
     expect(await at(a)).toBe(401); // spends a's lookup
@@ -164,18 +155,7 @@ describe("bearer verification on /v1/sse", () => {
 
   it("trusts an external issuer only when OIDC_ISSUER and OIDC_JWKS_URL are set, and honours MCP_AUDIENCE", async () => {
     const token = await realmToken({ iss: "https://keycloak.example.com/realms/hotels", aud: "account" });
-    const app = createApp();
-    const call = (vars: Record<string, string>) =>
-      app.fetch(
-        new Request(`${BASE}/v1/sse`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-          body: JSON.stringify(initializeRequest()),
-        }),
-        { ...env, ...vars },
-        createExecutionContext(),
-      );
-    const res = await call({ MCP_AUDIENCE: "account" });
+    const res = await fetchWith(mcpPost(token, initializeRequest()), { MCP_AUDIENCE: "account" });
     expect(res.status).toBe(401);
     expect(res.headers.get("WWW-Authenticate")).toMatch(/untrusted issuer/);
   });
@@ -188,15 +168,9 @@ describe("bearer verification on /v1/sse", () => {
     // The default maximum is 24 h: exactly 24 h passes, one second more does not.
     expect((await post(await realmToken({ iat: now, exp: now + 86_400 }), initializeRequest())).status).toBe(200);
     await expectRejected(await realmToken({ iat: now, exp: now + 86_401 }), /lifetime \(exp - iat\) exceeds 86400 s/);
-    const configured = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, {
-        method: "POST",
-        headers: mcpHeaders(await realmToken({ iat: now, exp: now + 601 })),
-        body: JSON.stringify(initializeRequest()),
-      }),
-      { ...env, MAX_TOKEN_LIFETIME_SECONDS: "600" },
-      createExecutionContext(),
-    );
+    const configured = await fetchWith(mcpPost(await realmToken({ iat: now, exp: now + 601 }), initializeRequest()), {
+      MAX_TOKEN_LIFETIME_SECONDS: "600",
+    });
     expect(configured.status).toBe(401);
     expect(configured.headers.get("WWW-Authenticate")).toMatch(/exceeds 600 s/);
   });
@@ -225,17 +199,9 @@ describe("bearer verification on /v1/sse", () => {
 describe("tokens of an external issuer", () => {
   const issuer = "https://keycloak.example.com/realms/hotels";
   const jwksUrl = `${issuer}/protocol/openid-connect/certs`;
-  const externalEnv = { ...env, OIDC_ISSUER: issuer, OIDC_JWKS_URL: jwksUrl, MCP_AUDIENCE: "account" };
-  const app = createApp();
-  const call = (path: string, init: RequestInit) => app.fetch(new Request(path, init), externalEnv, createExecutionContext());
-  const initialize = (token: string) =>
-    call(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) });
-  const operator = (method: string, path: string, body?: unknown) =>
-    call(`${ADMIN}${path}`, {
-      method,
-      headers: { ...ADMIN_AUTH, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const external = { OIDC_ISSUER: issuer, OIDC_JWKS_URL: jwksUrl, MCP_AUDIENCE: "account" };
+  const initialize = (token: string) => fetchWith(mcpPost(token, initializeRequest()), external);
+  const operator = (method: string, path: string, body?: unknown) => fetchWith(adminRequest(method, path, body), external);
 
   let signExternal: (claims: JWTPayload) => Promise<string>;
   beforeAll(async () => {
@@ -285,11 +251,7 @@ describe("tokens of an external issuer", () => {
     expect(res.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
 
     // From the realm's side: a realm token naming kc-bot maps to nothing.
-    const realm = await call(`${BASE}/v1/sse`, {
-      method: "POST",
-      headers: mcpHeaders(await realmToken({ client_id: "kc-bot", aud: "account" })),
-      body: JSON.stringify(initializeRequest()),
-    });
+    const realm = await initialize(await realmToken({ client_id: "kc-bot", aud: "account" }));
     expect(realm.status).toBe(401);
     expect(realm.headers.get("WWW-Authenticate")).toMatch(/no organization scope/);
     // External clients have no secret here and cannot get realm tokens.

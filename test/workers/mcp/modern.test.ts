@@ -1,17 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
 import { tokenForNewOrganization } from "../support/admin";
-import { BASE, expectEnvelope, tokenFor } from "../support/mcp";
+import { fetchWith } from "../support/app";
+import { BASE, expectEnvelope, realmTokens } from "../support/mcp";
 
 /** The 2026-07-28 revision on /v1/sse, driven by the v2 SDK client: stateless, no session, same tools and protections. */
 
-let aurora: string;
-let boreal: string;
-beforeAll(async () => {
-  [aurora, boreal] = await Promise.all([tokenFor("aurora"), tokenFor("boreal")]);
-});
+const tokens = realmTokens("aurora", "boreal");
 
 type Fetcher = (request: Request) => Response | Promise<Response>;
 
@@ -36,7 +32,7 @@ async function connect(
 
 describe("protocol revision 2026-07-28", () => {
   it("serves a pinned client statelessly: server/discover, then every tool, no session ID", async () => {
-    const { client, seen } = await connect(aurora);
+    const { client, seen } = await connect(tokens.aurora);
     expect(client.getProtocolEra()).toBe("modern");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["service_list_entities", "service_query", "service_search_documents"]);
@@ -53,7 +49,7 @@ describe("protocol revision 2026-07-28", () => {
   });
 
   it("is found by a client that probes with server/discover and could fall back", async () => {
-    const { client } = await connect(boreal, "auto");
+    const { client } = await connect(tokens.boreal, "auto");
     expect(client.getProtocolEra()).toBe("modern");
     const brands = await client.callTool({ name: "service_list_entities", arguments: { kind: "brand" } });
     expect(brands.structuredContent).toEqual({ entities: [{ id: "HO-BOR", name: "Boreal Inns", kind: "brand" }] });
@@ -61,8 +57,8 @@ describe("protocol revision 2026-07-28", () => {
   });
 
   it("keeps the organization's scope, from both sides", async () => {
-    const a = await connect(aurora);
-    const b = await connect(boreal);
+    const a = await connect(tokens.aurora);
+    const b = await connect(tokens.boreal);
     expect((await a.client.callTool({ name: "service_query", arguments: { entity: "HO-BOR-0001" } })).structuredContent).toMatchObject({
       entity: null,
     });
@@ -96,13 +92,13 @@ describe("protocol revision 2026-07-28", () => {
     expect(anonymous.headers.get("WWW-Authenticate")).toMatch(/resource_metadata=/);
     const foreign = await SELF.fetch(`${BASE}/v1/sse`, {
       method: "POST",
-      headers: { ...headers, Authorization: `Bearer ${aurora}`, Origin: "https://evil.example.com" },
+      headers: { ...headers, Authorization: `Bearer ${tokens.aurora}`, Origin: "https://evil.example.com" },
       body: JSON.stringify(discover),
     });
     await expectEnvelope(foreign, 403, "forbidden");
     const ok = await SELF.fetch(`${BASE}/v1/sse`, {
       method: "POST",
-      headers: { ...headers, Authorization: `Bearer ${aurora}` },
+      headers: { ...headers, Authorization: `Bearer ${tokens.aurora}` },
       body: JSON.stringify(discover),
     });
     expect(ok.status).toBe(200);
@@ -111,8 +107,7 @@ describe("protocol revision 2026-07-28", () => {
 
   it("counts every request against the organization's hourly limit, exactly", async () => {
     const token = await tokenForNewOrganization("org-modern-limit", ["DMO-LIS"]);
-    const app = createApp();
-    const limited: Fetcher = (r) => app.fetch(r, { ...env, MCP_RATE_LIMIT: "3" }, createExecutionContext());
+    const limited: Fetcher = (r) => fetchWith(r, { MCP_RATE_LIMIT: "3" });
     const { client } = await connect(token, { pin: "2026-07-28" }, limited);
     await client.listTools();
     await client.callTool({ name: "service_list_entities", arguments: {} });

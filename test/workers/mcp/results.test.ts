@@ -1,18 +1,15 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SELF } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
-import { BASE, tokenFor } from "../support/mcp";
+import { describe, expect, it } from "vitest";
+import { BASE, realmTokens } from "../support/mcp";
 
 /** What each client gets from a tool, by the protocol it negotiated, through the SDK's own Client. */
 
-let token: string;
-beforeAll(async () => {
-  token = await tokenFor("aurora");
-});
+const tokens = realmTokens("aurora");
 
 async function clientOf(versions: string[] | "modern"): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/v1/sse`), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    requestInit: { headers: { Authorization: `Bearer ${tokens.aurora}` } },
     fetch: (input, init) => SELF.fetch(new Request(input, init)),
   });
   const client =

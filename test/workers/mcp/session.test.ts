@@ -1,15 +1,25 @@
-import { createExecutionContext, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/app";
+import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ACTIVITY_WRITE_INTERVAL_MS } from "../../../src/mcp/session";
 import { adminJson, tokenForNewOrganization } from "../support/admin";
-import { BASE, expectEnvelope, initializeRequest, mcpHeaders, openSession, post, rpc, TOKEN_URL, tokenFor } from "../support/mcp";
+import { fetchWith } from "../support/app";
+import {
+  BASE,
+  expectEnvelope,
+  initializeRequest,
+  mcpDelete,
+  mcpHeaders,
+  mcpPost,
+  mcpStream,
+  openSession,
+  post,
+  realmTokens,
+  rpc,
+  tokenFor,
+  tokenOf,
+} from "../support/mcp";
 
-let aurora: string;
-let boreal: string;
-beforeAll(async () => {
-  [aurora, boreal] = await Promise.all([tokenFor("aurora"), tokenFor("boreal")]);
-});
+const tokens = realmTokens("aurora", "boreal");
 afterEach(() => vi.useRealTimers());
 
 const listTools = { jsonrpc: "2.0", id: 2, method: "tools/list" };
@@ -17,7 +27,7 @@ const sessionStub = (id: string) => env.MCP_SESSION.get(env.MCP_SESSION.idFromNa
 
 describe("MCP session states (SPEC)", () => {
   it("none → open: initialize without mcp-session-id returns a UUID session ID and negotiates 2025-03-26", async () => {
-    const res = await post(aurora, initializeRequest());
+    const res = await post(tokens.aurora, initializeRequest());
     expect(res.status).toBe(200);
     expect(res.headers.get("mcp-session-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const body = await res.json<{ id: number; result: { protocolVersion: string; capabilities: { tools?: object } } }>();
@@ -27,8 +37,8 @@ describe("MCP session states (SPEC)", () => {
   });
 
   it("open → open: calls that echo the session ID are served", async () => {
-    const sessionId = await openSession(aurora);
-    const reply = await rpc(aurora, sessionId, "tools/list");
+    const sessionId = await openSession(tokens.aurora);
+    const reply = await rpc(tokens.aurora, sessionId, "tools/list");
     expect(reply.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       "service_list_entities",
       "service_query",
@@ -37,58 +47,50 @@ describe("MCP session states (SPEC)", () => {
   });
 
   it("none → none: a non-initialize call without mcp-session-id is 400 bad_request", async () => {
-    await openSession(aurora);
-    const message = await expectEnvelope(await post(aurora, listTools), 400, "bad_request");
+    await openSession(tokens.aurora);
+    const message = await expectEnvelope(await post(tokens.aurora, listTools), 400, "bad_request");
     expect(message).toMatch(/mcp-session-id/);
   });
 
   it("open → terminated: DELETE ends the session (204); later calls and a second DELETE get 404 not_found", async () => {
-    const sessionId = await openSession(aurora);
-    const del = await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora, sessionId) });
+    const sessionId = await openSession(tokens.aurora);
+    const del = await SELF.fetch(mcpDelete(tokens.aurora, sessionId));
     expect(del.status).toBe(204);
-    await expectEnvelope(await post(aurora, listTools, sessionId), 404, "not_found");
-    await expectEnvelope(
-      await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora, sessionId) }),
-      404,
-      "not_found",
-    );
+    await expectEnvelope(await post(tokens.aurora, listTools, sessionId), 404, "not_found");
+    await expectEnvelope(await SELF.fetch(mcpDelete(tokens.aurora, sessionId)), 404, "not_found");
   });
 
   it("DELETE needs a valid bearer token and the session header", async () => {
-    const sessionId = await openSession(aurora);
+    const sessionId = await openSession(tokens.aurora);
     await expectEnvelope(
       await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: { "mcp-session-id": sessionId } }),
       401,
       "unauthorized",
     );
-    await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora) }), 400, "bad_request");
-    expect((await post(aurora, listTools, sessionId)).status).toBe(200);
+    await expectEnvelope(await SELF.fetch(mcpDelete(tokens.aurora)), 400, "bad_request");
+    expect((await post(tokens.aurora, listTools, sessionId)).status).toBe(200);
   });
 
   it("answers 404 to an unknown session ID, well-formed or not", async () => {
-    await expectEnvelope(await post(aurora, listTools, crypto.randomUUID()), 404, "not_found");
-    await expectEnvelope(await post(aurora, listTools, "not-a-uuid"), 404, "not_found");
+    await expectEnvelope(await post(tokens.aurora, listTools, crypto.randomUUID()), 404, "not_found");
+    await expectEnvelope(await post(tokens.aurora, listTools, "not-a-uuid"), 404, "not_found");
   });
 
   it("binds a session to its client: another organization's token gets 404, from both sides, and cannot end it", async () => {
-    const auroraSession = await openSession(aurora);
-    const borealSession = await openSession(boreal);
-    await expectEnvelope(await post(boreal, listTools, auroraSession), 404, "not_found");
-    await expectEnvelope(await post(aurora, listTools, borealSession), 404, "not_found");
-    await expectEnvelope(
-      await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(boreal, auroraSession) }),
-      404,
-      "not_found",
-    );
-    expect((await post(aurora, listTools, auroraSession)).status).toBe(200);
-    expect((await post(boreal, listTools, borealSession)).status).toBe(200);
+    const auroraSession = await openSession(tokens.aurora);
+    const borealSession = await openSession(tokens.boreal);
+    await expectEnvelope(await post(tokens.boreal, listTools, auroraSession), 404, "not_found");
+    await expectEnvelope(await post(tokens.aurora, listTools, borealSession), 404, "not_found");
+    await expectEnvelope(await SELF.fetch(mcpDelete(tokens.boreal, auroraSession)), 404, "not_found");
+    expect((await post(tokens.aurora, listTools, auroraSession)).status).toBe(200);
+    expect((await post(tokens.boreal, listTools, borealSession)).status).toBe(200);
   });
 
   it("refuses initialize with a session header, initialize in a batch, and serves batches of other calls", async () => {
-    const sessionId = await openSession(aurora);
-    await expectEnvelope(await post(aurora, initializeRequest(), sessionId), 400, "bad_request");
-    await expectEnvelope(await post(aurora, [initializeRequest(), listTools]), 400, "bad_request");
-    const batch = await post(aurora, [listTools, { ...listTools, id: 3 }], sessionId);
+    const sessionId = await openSession(tokens.aurora);
+    await expectEnvelope(await post(tokens.aurora, initializeRequest(), sessionId), 400, "bad_request");
+    await expectEnvelope(await post(tokens.aurora, [initializeRequest(), listTools]), 400, "bad_request");
+    const batch = await post(tokens.aurora, [listTools, { ...listTools, id: 3 }], sessionId);
     expect(batch.status).toBe(200);
     const replies = await batch.json<{ id: number }[]>();
     expect(replies.map((r) => r.id).sort()).toEqual([2, 3]);
@@ -132,16 +134,20 @@ describe("MCP session states (SPEC)", () => {
       /at most 50 messages/,
     ],
   ])("answers %s in SPEC's envelope with a message that says what to change", async (_, body, headers, status, code, message) => {
-    const sessionId = await openSession(aurora);
-    const res = await SELF.fetch(`${BASE}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(aurora, sessionId), ...headers }, body });
+    const sessionId = await openSession(tokens.aurora);
+    const res = await SELF.fetch(`${BASE}/v1/sse`, {
+      method: "POST",
+      headers: { ...mcpHeaders(tokens.aurora, sessionId), ...headers },
+      body,
+    });
     expect(await expectEnvelope(res, status, code)).toMatch(message);
   });
 
   it("answers a malformed initialize with what is wrong, not with 'session id required'", async () => {
-    const res = await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26" } });
+    const res = await post(tokens.aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26" } });
     expect(await expectEnvelope(res, 400, "bad_request")).toMatch(/initialize request is malformed/);
     const body = await (
-      await post(aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })
+      await post(tokens.aurora, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} })
     ).json<{
       error: { details: { field: string }[] };
     }>();
@@ -149,26 +155,26 @@ describe("MCP session states (SPEC)", () => {
   });
 
   it("serves Accept: */* (curl's default) and a request without Accept", async () => {
-    const res = await post(aurora, initializeRequest(), undefined, { Accept: "*/*" });
+    const res = await post(tokens.aurora, initializeRequest(), undefined, { Accept: "*/*" });
     expect(res.status).toBe(200);
     const sessionId = res.headers.get("mcp-session-id")!;
     const bare = await SELF.fetch(`${BASE}/v1/sse`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${aurora}`, "Content-Type": "application/json", "mcp-session-id": sessionId },
+      headers: { Authorization: `Bearer ${tokens.aurora}`, "Content-Type": "application/json", "mcp-session-id": sessionId },
       body: JSON.stringify(listTools),
     });
     expect(bare.status).toBe(200);
   });
 
   it("answers an unknown method with a JSON-RPC error (-32601), never a 500", async () => {
-    const sessionId = await openSession(aurora);
-    const res = await post(aurora, { jsonrpc: "2.0", id: 9, method: "no/such/method" }, sessionId);
+    const sessionId = await openSession(tokens.aurora);
+    const res = await post(tokens.aurora, { jsonrpc: "2.0", id: 9, method: "no/such/method" }, sessionId);
     expect(res.status).toBe(200);
     expect((await res.json<{ error: { code: number } }>()).error.code).toBe(-32601);
   });
 
   it("expires an idle session (30 min) by alarm, and at once when a late call finds it past expiry", async () => {
-    const sessionId = await openSession(aurora);
+    const sessionId = await openSession(tokens.aurora);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 31 * 60_000);
     expect(await runDurableObjectAlarm(sessionStub(sessionId))).toBe(true);
@@ -176,7 +182,7 @@ describe("MCP session states (SPEC)", () => {
     await expectEnvelope(await post(await tokenFor("aurora"), listTools, sessionId), 404, "not_found");
 
     vi.useRealTimers();
-    const other = await openSession(aurora);
+    const other = await openSession(tokens.aurora);
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 31 * 60_000);
     await expectEnvelope(await post(await tokenFor("aurora"), listTools, other), 404, "not_found");
@@ -189,19 +195,19 @@ describe("MCP session states (SPEC)", () => {
       vi.setSystemTime(start + ms);
       return (await post(await tokenFor("aurora"), listTools, sessionId)).status;
     };
-    const kept = await openSession(aurora);
+    const kept = await openSession(tokens.aurora);
     expect(await at(20_000, kept)).toBe(200); // in memory only
     expect(await at(20_000 + 30 * 60_000 - 1, kept)).toBe(200); // idle 30 min from the last call, less 1 ms
 
     vi.setSystemTime(start);
-    const evicted = await openSession(aurora);
+    const evicted = await openSession(tokens.aurora);
     expect(await at(20_000, evicted)).toBe(200);
     await evictDurableObject(sessionStub(evicted));
     expect(await at(30 * 60_000, evicted)).toBe(404); // the write at open is the last it knows: up to 30 s early
   });
 
   it("keeps an active session past 30 minutes but ends it at the 24-hour absolute limit", async () => {
-    const sessionId = await openSession(aurora);
+    const sessionId = await openSession(tokens.aurora);
     const start = Date.now();
     vi.useFakeTimers({ toFake: ["Date"] });
     for (let minutes = 25; minutes < 24 * 60; minutes += 25) {
@@ -213,60 +219,43 @@ describe("MCP session states (SPEC)", () => {
   });
 
   it("survives the session object being evicted from memory", async () => {
-    const sessionId = await openSession(aurora);
+    const sessionId = await openSession(tokens.aurora);
     await evictDurableObject(sessionStub(sessionId));
-    expect((await post(aurora, listTools, sessionId)).status).toBe(200);
+    expect((await post(tokens.aurora, listTools, sessionId)).status).toBe(200);
   });
 
   it("GET opens the notification stream of a live session; for an unknown one it is 404", async () => {
-    const sessionId = await openSession(aurora);
-    const res = await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "text/event-stream" } });
+    const sessionId = await openSession(tokens.aurora);
+    const res = await SELF.fetch(mcpStream(tokens.aurora, sessionId));
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/event-stream");
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^: /);
     await reader.cancel();
 
-    await expectEnvelope(
-      await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, crypto.randomUUID()), Accept: "text/event-stream" } }),
-      404,
-      "not_found",
-    );
-    await expectEnvelope(
-      await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "application/json" } }),
-      406,
-      "not_acceptable",
-    );
+    await expectEnvelope(await SELF.fetch(mcpStream(tokens.aurora, crypto.randomUUID())), 404, "not_found");
+    await expectEnvelope(await SELF.fetch(mcpStream(tokens.aurora, sessionId, { Accept: "application/json" })), 406, "not_acceptable");
   });
 });
 
 describe("the GET notification stream", () => {
   it("sends keep-alives while the session lives, and ends when the session ends", async () => {
-    const sessionId = await openSession(aurora);
-    const vars = { ...env, SSE_KEEP_ALIVE_SECONDS: "1" };
-    const res = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "text/event-stream" } }),
-      vars,
-      createExecutionContext(),
-    );
+    const sessionId = await openSession(tokens.aurora);
+    const res = await fetchWith(mcpStream(tokens.aurora, sessionId), { SSE_KEEP_ALIVE_SECONDS: "1" });
     const reader = res.body!.getReader();
     const text = async () => new TextDecoder().decode((await reader.read()).value);
     expect(await text()).toBe(": stream open\n\n");
     expect(await text()).toBe(": keep-alive\n\n");
 
-    expect((await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(aurora, sessionId) })).status).toBe(204);
+    expect((await SELF.fetch(mcpDelete(tokens.aurora, sessionId))).status).toBe(204);
     expect((await reader.read()).done).toBe(true);
   });
 });
 
 describe("the GET notification stream, when things go wrong", () => {
   it("ends cleanly, instead of hanging, when the session's storage starts failing", async () => {
-    const sessionId = await openSession(aurora);
-    const res = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(aurora, sessionId), Accept: "text/event-stream" } }),
-      { ...env, SSE_KEEP_ALIVE_SECONDS: "1" },
-      createExecutionContext(),
-    );
+    const sessionId = await openSession(tokens.aurora);
+    const res = await fetchWith(mcpStream(tokens.aurora, sessionId), { SSE_KEEP_ALIVE_SECONDS: "1" });
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe(": stream open\n\n");
     await runInDurableObject(sessionStub(sessionId), (_, state) => {
@@ -280,7 +269,7 @@ describe("the GET notification stream, when things go wrong", () => {
   });
 
   it.each(["HEAD", "PUT", "PATCH"])("answers %s /v1/sse with 405 and Allow, opening no stream", async (method) => {
-    const res = await SELF.fetch(`${BASE}/v1/sse`, { method, headers: { ...mcpHeaders(aurora), Accept: "text/event-stream" } });
+    const res = await SELF.fetch(new Request(mcpStream(tokens.aurora), { method }));
     expect(res.status).toBe(405);
     expect(res.headers.get("Allow")).toBe("GET, POST, DELETE, OPTIONS");
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
@@ -291,24 +280,22 @@ describe("the GET notification stream, when things go wrong", () => {
   });
 
   it("answers GET /v1/messages with 405 and Allow: POST", async () => {
-    const res = await SELF.fetch(`${BASE}/v1/messages?sessionId=x`, { headers: mcpHeaders(aurora) });
+    const res = await SELF.fetch(`${BASE}/v1/messages?sessionId=x`, { headers: mcpHeaders(tokens.aurora) });
     expect(res.headers.get("Allow")).toBe("POST, OPTIONS");
     await expectEnvelope(res, 405, "method_not_allowed");
   });
 });
 
 describe("MCP host protections", () => {
-  const configured = (request: Request) => createApp().fetch(request, { ...env, BASE_URL: BASE }, createExecutionContext());
+  const configured = (request: Request) => fetchWith(request, { BASE_URL: BASE });
 
   it("refuses a request from an origin that is not allow-listed with 403, and allows its configured origin", async () => {
-    await expectEnvelope(await post(aurora, initializeRequest(), undefined, { Origin: "https://evil.example.com" }), 403, "forbidden");
-    const own = await configured(
-      new Request(`${BASE}/v1/sse`, {
-        method: "POST",
-        headers: { ...mcpHeaders(aurora), Origin: BASE },
-        body: JSON.stringify(initializeRequest()),
-      }),
+    await expectEnvelope(
+      await post(tokens.aurora, initializeRequest(), undefined, { Origin: "https://evil.example.com" }),
+      403,
+      "forbidden",
     );
+    const own = await configured(mcpPost(tokens.aurora, initializeRequest(), undefined, { Origin: BASE }));
     expect(own.status).toBe(200);
     expect(own.headers.get("Access-Control-Allow-Origin")).toBe(BASE);
     expect(own.headers.get("Access-Control-Expose-Headers")).toMatch(/mcp-session-id/);
@@ -317,46 +304,24 @@ describe("MCP host protections", () => {
   it("takes the allowed origins from configuration, never from the request's Host (a rebound name agrees with itself)", async () => {
     const rebound = "https://rebound.attacker.example";
     const asked = (vars: Partial<typeof env>) =>
-      createApp().fetch(
-        new Request(`${rebound}/v1/sse`, {
-          method: "POST",
-          headers: { ...mcpHeaders(aurora), Origin: rebound },
-          body: JSON.stringify(initializeRequest()),
-        }),
-        { ...env, ...vars },
-        createExecutionContext(),
-      );
+      fetchWith(mcpPost(tokens.aurora, initializeRequest(), undefined, { Origin: rebound }, rebound), vars);
     await expectEnvelope(await asked({}), 403, "forbidden");
     await expectEnvelope(await asked({ BASE_URL: BASE }), 403, "forbidden");
     // Without BASE_URL even the service's real name is only allowed once configured.
-    await expectEnvelope(await post(aurora, initializeRequest(), undefined, { Origin: BASE }), 403, "forbidden");
+    await expectEnvelope(await post(tokens.aurora, initializeRequest(), undefined, { Origin: BASE }), 403, "forbidden");
   });
 
   it("allows loopback origins in development only", async () => {
     const call = (ENVIRONMENT: string) =>
-      createApp().fetch(
-        new Request(`${BASE}/v1/sse`, {
-          method: "POST",
-          headers: { ...mcpHeaders(aurora), Origin: "http://localhost:6274" },
-          body: JSON.stringify(initializeRequest()),
-        }),
-        { ...env, ENVIRONMENT },
-        createExecutionContext(),
-      );
+      fetchWith(mcpPost(tokens.aurora, initializeRequest(), undefined, { Origin: "http://localhost:6274" }), { ENVIRONMENT });
     expect((await call("development")).status).toBe(200);
     await expectEnvelope(await call("production"), 403, "forbidden");
   });
 
   it("allows origins listed in ALLOWED_ORIGINS", async () => {
-    const res = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, {
-        method: "POST",
-        headers: { ...mcpHeaders(aurora), Origin: "https://console.partner.example" },
-        body: JSON.stringify(initializeRequest()),
-      }),
-      { ...env, ALLOWED_ORIGINS: "https://other.example, https://console.partner.example" },
-      createExecutionContext(),
-    );
+    const res = await fetchWith(mcpPost(tokens.aurora, initializeRequest(), undefined, { Origin: "https://console.partner.example" }), {
+      ALLOWED_ORIGINS: "https://other.example, https://console.partner.example",
+    });
     expect(res.status).toBe(200);
   });
 
@@ -383,13 +348,7 @@ describe("MCP host protections", () => {
 
   it("admits exactly the organization's hourly limit, then 429 rate_limited with retry_after and Retry-After", async () => {
     const token = await tokenForNewOrganization("org-limit-exact", ["DMO-LIS"]);
-    const app = createApp();
-    const call = () =>
-      app.fetch(
-        new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) }),
-        { ...env, MCP_RATE_LIMIT: "3" },
-        createExecutionContext(),
-      );
+    const call = () => fetchWith(mcpPost(token, initializeRequest()), { MCP_RATE_LIMIT: "3" });
     const responses = [await call(), await call(), await call(), await call()];
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429]);
     const limited = responses[3]!;
@@ -405,13 +364,7 @@ describe("MCP host protections", () => {
       tokenForNewOrganization("org-load-a", ["DMO-LIS"]),
       tokenForNewOrganization("org-load-b", ["AIR-LIS"]),
     ]);
-    const app = createApp();
-    const call = (token: string) =>
-      app.fetch(
-        new Request(`${BASE}/v1/sse`, { method: "POST", headers: mcpHeaders(token), body: JSON.stringify(initializeRequest()) }),
-        { ...env, MCP_RATE_LIMIT: "5" },
-        createExecutionContext(),
-      );
+    const call = (token: string) => fetchWith(mcpPost(token, initializeRequest()), { MCP_RATE_LIMIT: "5" });
     const responses = await Promise.all([
       ...Array.from({ length: 20 }, () => call(tokenA)),
       ...Array.from({ length: 20 }, () => call(tokenB)),
@@ -423,15 +376,10 @@ describe("MCP host protections", () => {
 
   it("binds a session to its client, not only its organization: another client of the same organization gets 404", async () => {
     const other = await adminJson("POST", "/identity-clients", { organizationId: "org-aurora" }, 201);
-    const res = await SELF.fetch(TOKEN_URL, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: other.clientId, client_secret: other.clientSecret }),
-    });
-    const sibling = (await res.json<{ access_token: string }>()).access_token;
-    const sessionId = await openSession(aurora);
+    const sibling = await tokenOf(other.clientId, other.clientSecret);
+    const sessionId = await openSession(tokens.aurora);
     await expectEnvelope(await post(sibling, listTools, sessionId), 404, "not_found");
-    expect((await post(aurora, listTools, sessionId)).status).toBe(200);
+    expect((await post(tokens.aurora, listTools, sessionId)).status).toBe(200);
   });
 
   it("serves the protected-resource metadata publicly: the origin at the root, the endpoint at its path (RFC 9728 §3.1)", async () => {

@@ -1,17 +1,13 @@
-import { createExecutionContext, env, runDurableObjectAlarm, SELF } from "cloudflare:test";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/app";
+import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tokenForNewOrganization } from "../support/admin";
-import { BASE, expectEnvelope, initializeRequest, tokenFor } from "../support/mcp";
+import { fetchWith } from "../support/app";
+import { BASE, expectEnvelope, initializeRequest, realmTokens, tokenFor } from "../support/mcp";
 import { EventReader } from "../support/sse";
 
 /** The HTTP+SSE transport (2024-11-05) at SPEC's URL: GET without a session, then POSTs to the endpoint it names. */
 
-let aurora: string;
-let boreal: string;
-beforeAll(async () => {
-  [aurora, boreal] = await Promise.all([tokenFor("aurora"), tokenFor("boreal")]);
-});
+const tokens = realmTokens("aurora", "boreal");
 afterEach(() => vi.useRealTimers());
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -38,14 +34,14 @@ const legacyInitialize = { ...initializeRequest(), params: { ...initializeReques
 
 describe("HTTP+SSE transport", () => {
   it("names the endpoint, answers POSTs with 202 and delivers their responses on the stream", async () => {
-    const { events, endpoint } = await openTransport(aurora);
-    const accepted = await send(aurora, endpoint, legacyInitialize);
+    const { events, endpoint } = await openTransport(tokens.aurora);
+    const accepted = await send(tokens.aurora, endpoint, legacyInitialize);
     expect(accepted.status).toBe(202);
     const init = await events.message();
     expect(init).toMatchObject({ id: 1, result: { protocolVersion: "2024-11-05", serverInfo: { name: "hospitality-content" } } });
-    expect((await send(aurora, endpoint, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    expect((await send(tokens.aurora, endpoint, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
 
-    await send(aurora, endpoint, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await send(tokens.aurora, endpoint, { jsonrpc: "2.0", id: 2, method: "tools/list" });
     const list = await events.message();
     expect(list.id).toBe(2);
     expect(list.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
@@ -54,7 +50,7 @@ describe("HTTP+SSE transport", () => {
       "service_search_documents",
     ]);
 
-    await send(aurora, endpoint, {
+    await send(tokens.aurora, endpoint, {
       jsonrpc: "2.0",
       id: 3,
       method: "tools/call",
@@ -70,18 +66,18 @@ describe("HTTP+SSE transport", () => {
   });
 
   it("binds the session to its owner: another organization's token gets 404, from both sides", async () => {
-    const a = await openTransport(aurora);
-    const b = await openTransport(boreal);
-    await expectEnvelope(await send(boreal, a.endpoint, legacyInitialize), 404, "not_found");
-    await expectEnvelope(await send(aurora, b.endpoint, legacyInitialize), 404, "not_found");
-    expect((await send(aurora, a.endpoint, legacyInitialize)).status).toBe(202);
+    const a = await openTransport(tokens.aurora);
+    const b = await openTransport(tokens.boreal);
+    await expectEnvelope(await send(tokens.boreal, a.endpoint, legacyInitialize), 404, "not_found");
+    await expectEnvelope(await send(tokens.aurora, b.endpoint, legacyInitialize), 404, "not_found");
+    expect((await send(tokens.aurora, a.endpoint, legacyInitialize)).status).toBe(202);
     expect((await a.events.message()).result.protocolVersion).toBe("2024-11-05");
     await Promise.all([a.events.cancel(), b.events.cancel()]);
   });
 
   it("needs a bearer token for the stream and for every message, and refuses foreign origins", async () => {
     await expectEnvelope(await SELF.fetch(`${BASE}/v1/sse`, { headers: { Accept: "text/event-stream" } }), 401, "unauthorized");
-    const { events, endpoint } = await openTransport(aurora);
+    const { events, endpoint } = await openTransport(tokens.aurora);
     const anonymous = await SELF.fetch(`${BASE}${endpoint}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -89,14 +85,16 @@ describe("HTTP+SSE transport", () => {
     });
     await expectEnvelope(anonymous, 401, "unauthorized");
     await expectEnvelope(
-      await SELF.fetch(`${BASE}/v1/sse`, { headers: { ...auth(aurora), Accept: "text/event-stream", Origin: "https://evil.example.com" } }),
+      await SELF.fetch(`${BASE}/v1/sse`, {
+        headers: { ...auth(tokens.aurora), Accept: "text/event-stream", Origin: "https://evil.example.com" },
+      }),
       403,
       "forbidden",
     );
     await expectEnvelope(
       await SELF.fetch(`${BASE}${endpoint}`, {
         method: "POST",
-        headers: { ...auth(aurora), "Content-Type": "application/json", Origin: "https://evil.example.com" },
+        headers: { ...auth(tokens.aurora), "Content-Type": "application/json", Origin: "https://evil.example.com" },
         body: "{}",
       }),
       403,
@@ -106,13 +104,13 @@ describe("HTTP+SSE transport", () => {
   });
 
   it("answers 404 for unknown or malformed session IDs and 400 for a body that is not JSON", async () => {
-    await expectEnvelope(await send(aurora, `/v1/messages?sessionId=${crypto.randomUUID()}`, legacyInitialize), 404, "not_found");
-    await expectEnvelope(await send(aurora, "/v1/messages?sessionId=nope", legacyInitialize), 404, "not_found");
-    await expectEnvelope(await send(aurora, "/v1/messages", legacyInitialize), 404, "not_found");
-    const { events, endpoint } = await openTransport(aurora);
+    await expectEnvelope(await send(tokens.aurora, `/v1/messages?sessionId=${crypto.randomUUID()}`, legacyInitialize), 404, "not_found");
+    await expectEnvelope(await send(tokens.aurora, "/v1/messages?sessionId=nope", legacyInitialize), 404, "not_found");
+    await expectEnvelope(await send(tokens.aurora, "/v1/messages", legacyInitialize), 404, "not_found");
+    const { events, endpoint } = await openTransport(tokens.aurora);
     const junk = await SELF.fetch(`${BASE}${endpoint}`, {
       method: "POST",
-      headers: { ...auth(aurora), "Content-Type": "application/json" },
+      headers: { ...auth(tokens.aurora), "Content-Type": "application/json" },
       body: "{not json",
     });
     await expectEnvelope(junk, 400, "bad_request");
@@ -120,15 +118,15 @@ describe("HTTP+SSE transport", () => {
   });
 
   it("ends the stream and the session on DELETE; later messages get 404", async () => {
-    const { events, endpoint, sessionId } = await openTransport(aurora);
-    const del = await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: { ...auth(aurora), "mcp-session-id": sessionId } });
+    const { events, endpoint, sessionId } = await openTransport(tokens.aurora);
+    const del = await SELF.fetch(`${BASE}/v1/sse`, { method: "DELETE", headers: { ...auth(tokens.aurora), "mcp-session-id": sessionId } });
     expect(del.status).toBe(204);
     expect(await events.next()).toBeNull();
-    await expectEnvelope(await send(aurora, endpoint, legacyInitialize), 404, "not_found");
+    await expectEnvelope(await send(tokens.aurora, endpoint, legacyInitialize), 404, "not_found");
   });
 
   it("expires an idle session without DELETE, like a streamable session", async () => {
-    const { events, endpoint, sessionId } = await openTransport(aurora);
+    const { events, endpoint, sessionId } = await openTransport(tokens.aurora);
     await events.cancel();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 31 * 60_000);
@@ -137,7 +135,7 @@ describe("HTTP+SSE transport", () => {
   });
 
   it("never holds a POST for a client that stops reading; past 1 MiB unread the stream is closed", async () => {
-    const { events, endpoint } = await openTransport(aurora);
+    const { events, endpoint } = await openTransport(tokens.aurora);
     const search = {
       jsonrpc: "2.0",
       id: 9,
@@ -145,7 +143,7 @@ describe("HTTP+SSE transport", () => {
       params: { name: "service_search_documents", arguments: { query: "parking breakfast pets wifi", limit: 50 } },
     };
     const statuses: number[] = [];
-    for (let i = 0; i < 120 && !statuses.includes(404); i++) statuses.push((await send(aurora, endpoint, search)).status);
+    for (let i = 0; i < 120 && !statuses.includes(404); i++) statuses.push((await send(tokens.aurora, endpoint, search)).status);
     expect(statuses[0]).toBe(202);
     expect(statuses.at(-1)).toBe(404);
     let delivered = 0;
@@ -154,17 +152,14 @@ describe("HTTP+SSE transport", () => {
   });
 
   it("sends keep-alives on the stream", async () => {
-    const app = createApp();
-    const fetcher = async (r: Request) => app.fetch(r, { ...env, SSE_KEEP_ALIVE_SECONDS: "1" }, createExecutionContext());
-    const { events } = await openTransport(aurora, fetcher);
+    const { events } = await openTransport(tokens.aurora, (r) => fetchWith(r, { SSE_KEEP_ALIVE_SECONDS: "1" }));
     expect(await events.next()).toEqual({ comment: "keep-alive" });
     await events.cancel();
   });
 
   it("counts the stream and each message against the organization's hourly limit, exactly", async () => {
     const token = await tokenForNewOrganization("org-sse-limit", ["DMO-LIS"]);
-    const app = createApp();
-    const call = (r: Request) => app.fetch(r, { ...env, MCP_RATE_LIMIT: "3" }, createExecutionContext());
+    const call = (r: Request) => fetchWith(r, { MCP_RATE_LIMIT: "3" });
     const { events, endpoint } = await openTransport(token, call);
     const post = async () =>
       (

@@ -1,19 +1,9 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importRecords } from "../support/admin";
-import { callTool, openSession, rpc, tokenFor } from "../support/mcp";
+import { callTool, type Caller, openCallers, openSession, rpc } from "../support/mcp";
 
-type Caller = { token: string; session: string };
-let aurora: Caller;
-let boreal: Caller;
-
-beforeAll(async () => {
-  const open = async (name: "aurora" | "boreal") => {
-    const token = await tokenFor(name);
-    return { token, session: await openSession(token) };
-  };
-  [aurora, boreal] = await Promise.all([open("aurora"), open("boreal")]);
-});
+const { aurora, boreal } = openCallers("aurora", "boreal");
 
 const call = (who: Caller, name: string, args: Record<string, unknown>) => callTool(who.token, who.session, name, args);
 

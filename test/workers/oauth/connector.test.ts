@@ -1,11 +1,15 @@
-import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../../src/app";
+import { hashPassword } from "../../../src/crypto/password";
+import { sessionObject } from "../../../src/mcp/session";
 import { CONNECTOR_ACCESS_CACHE_MS } from "../../../src/oauth/access";
-import { revokeClientGrants } from "../../../src/storage/oauth-clients";
-import { disableUser } from "../../../src/storage/users";
 import { oauthHelpers } from "../../../src/oauth/server";
 import { CONNECTOR_ISSUER_KEY } from "../../../src/oauth/tokens";
+import { revokeClientGrants } from "../../../src/storage/oauth-clients";
+import { deleteScope, insertOrganization, insertScope } from "../../../src/storage/organizations";
+import { disableUser, insertUser } from "../../../src/storage/users";
+import { admin } from "../support/admin";
+import { fetchWith } from "../support/app";
 import {
   ANA,
   authorizeAs,
@@ -18,8 +22,7 @@ import {
   pkcePair,
   tokenRequest,
 } from "../support/connector";
-import { BASE, callTool, expectEnvelope, initializeRequest, mcpHeaders, openSession, post, rpc } from "../support/mcp";
-import { sessionObject } from "../../../src/mcp/session";
+import { BASE, callTool, expectEnvelope, initializeRequest, mcpStream, openSession, post, rpc, tokenFor } from "../support/mcp";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -70,22 +73,14 @@ describe("discovery", () => {
   });
 
   it("takes every absolute URL from BASE_URL when it is set", async () => {
-    const vars = { ...env, BASE_URL: "https://mcp.hotels.example" };
-    const res = await createApp().fetch(
-      new Request("https://mcp.hotels.example/.well-known/oauth-authorization-server"),
-      vars,
-      createExecutionContext(),
-    );
+    const vars = { BASE_URL: "https://mcp.hotels.example" };
+    const res = await fetchWith(new Request("https://mcp.hotels.example/.well-known/oauth-authorization-server"), vars);
     expect(await res.json()).toMatchObject({
       issuer: "https://mcp.hotels.example",
       authorization_endpoint: "https://mcp.hotels.example/authorize",
       token_endpoint: "https://mcp.hotels.example/token",
     });
-    const prm = await createApp().fetch(
-      new Request("https://mcp.hotels.example/.well-known/oauth-protected-resource"),
-      vars,
-      createExecutionContext(),
-    );
+    const prm = await fetchWith(new Request("https://mcp.hotels.example/.well-known/oauth-protected-resource"), vars);
     expect((await prm.json<{ authorization_servers: string[] }>()).authorization_servers[0]).toBe("https://mcp.hotels.example");
   });
 
@@ -275,17 +270,14 @@ describe("clients and redirect URIs", () => {
   });
 
   it("takes the allow-list from ALLOWED_REDIRECT_URIS", async () => {
-    const vars = { ...env, ALLOWED_REDIRECT_URIS: "http://127.0.0.1:5555/cb" };
-    const app = createApp();
     const register = (redirect: string) =>
-      app.fetch(
+      fetchWith(
         new Request(`${BASE}/register`, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
           body: JSON.stringify({ client_name: "Native app", redirect_uris: [redirect], token_endpoint_auth_method: "none" }),
         }),
-        vars,
-        createExecutionContext(),
+        { ALLOWED_REDIRECT_URIS: "http://127.0.0.1:5555/cb" },
       );
     expect((await register("https://claude.ai/api/mcp/auth_callback")).status).toBe(400);
     expect((await register("http://127.0.0.1:6000/cb")).status).toBe(201);
@@ -312,8 +304,7 @@ describe("clients and redirect URIs", () => {
       const url = String(input instanceof Request ? input.url : input);
       return url in documents ? Response.json(documents[url]) : realFetch(input, init);
     });
-    const app = createApp();
-    const browser = new Browser((request) => app.fetch(request, env, createExecutionContext()));
+    const browser = new Browser((request) => fetchWith(request));
     const good = await demoRequest({ client_id: "https://app.example/good.json", redirect_uri: "https://claude.ai/api/mcp/auth_callback" });
     const page = await browser.request(good.url);
     expect(page.status).toBe(200);
@@ -455,7 +446,6 @@ describe("connector tokens at /v1/sse", () => {
   });
 
   it("are not issued while the user's organization has an empty scope, and are refused if it empties", async () => {
-    const { deleteScope, insertOrganization, insertScope } = await import("../../../src/storage/organizations");
     await insertOrganization(env.DB, { id: "org-empty-scope", name: "Empty", created_at: new Date().toISOString() }).run();
     await createUser("eva@empty.example", "eva-password", "org-empty-scope");
     const eva = { email: "eva@empty.example", password: "eva-password" };
@@ -503,11 +493,7 @@ describe("connector tokens at /v1/sse", () => {
     const userId = await createUser("joao@aurora.example", "joao-password");
     const tokens = await connectorTokens({ user: { email: "joao@aurora.example", password: "joao-password" } });
     const sessionId = await openSession(tokens.access_token);
-    const res = await createApp().fetch(
-      new Request(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(tokens.access_token, sessionId), Accept: "text/event-stream" } }),
-      { ...env, SSE_KEEP_ALIVE_SECONDS: "1" },
-      createExecutionContext(),
-    );
+    const res = await fetchWith(mcpStream(tokens.access_token, sessionId), { SSE_KEEP_ALIVE_SECONDS: "1" });
     const reader = res.body!.getReader();
     const text = async () => new TextDecoder().decode((await reader.read()).value);
     expect(await text()).toBe(": stream open\n\n");
@@ -573,18 +559,13 @@ describe("connector tokens at /v1/sse", () => {
   it("keep a session to their own grant: a realm token of the same organization gets 404", async () => {
     const { access_token } = await connectorTokens();
     const sessionId = await openSession(access_token);
-    const realm = await (await import("../support/mcp")).tokenFor("aurora");
+    const realm = await tokenFor("aurora");
     await expectEnvelope(await post(realm, listTools, sessionId), 404, "not_found");
     expect((await post(access_token, listTools, sessionId)).status).toBe(200);
   });
 });
 
-const admin = (method: string, path: string) =>
-  SELF.fetch(`${BASE}/admin/v1${path}`, { method, headers: { Authorization: "Bearer test-admin-token" } });
-
 async function createUser(email: string, password: string, organizationId = "org-aurora"): Promise<string> {
-  const { hashPassword } = await import("../../../src/crypto/password");
-  const { insertUser } = await import("../../../src/storage/users");
   const id = `user-${crypto.randomUUID()}`;
   await insertUser(env.DB, {
     id,

@@ -5,12 +5,16 @@ export const ADMIN = "https://admin.example.com/admin/v1";
 export const ADMIN_AUTH = { Authorization: "Bearer test-admin-token" };
 
 /** A JSON request to the operator API with the test operator token. */
-export function admin(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`${ADMIN}${path}`, {
+export const adminRequest = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Request =>
+  new Request(`${ADMIN}${path}`, {
     method,
     headers: { ...ADMIN_AUTH, ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+
+/** The operator API's answer to a JSON request with the test operator token. */
+export function admin(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return SELF.fetch(adminRequest(method, path, body, headers));
 }
 
 /** The parsed JSON of an operator response that must have `status`. */
@@ -19,6 +23,13 @@ export async function adminJson<T = any>(method: string, path: string, body?: un
   const text = await res.text();
   if (res.status !== status) throw new Error(`${method} ${path}: expected ${status}, got ${res.status}: ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A content API key issued through the operator API: its ID and the key itself. */
+export function newApiKey(
+  fields: { partner?: string; hourlyLimit?: number; expiresAt?: string } = {},
+): Promise<{ id: string; key: string }> {
+  return adminJson("POST", "/api-keys", { partner: "Test Partner", ...fields }, 201);
 }
 
 /** Uploads records as one import (line = position), returns its ID. */

@@ -1,19 +1,14 @@
 import { SELF } from "cloudflare:test";
+import { base64url } from "jose";
 import { BASE } from "./mcp";
 
 export const DEMO_CLIENT = "demo-connector";
 export const DEMO_REDIRECT = "http://localhost:8976/callback";
 export const ANA = { email: "ana@aurora.example", password: "aurora-password" };
 
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-
 export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
-  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-  const challenge = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+  const verifier = base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+  const challenge = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
   return { verifier, challenge };
 }
 

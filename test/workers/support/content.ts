@@ -1,10 +1,34 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
+import { sha256Hex } from "../../../src/crypto/hash";
+import { insertApiKey } from "../../../src/storage/api-keys";
 
 export const API = "https://api.example.com";
 
+/** A GET of the content API with an API key (or none). */
+export const contentRequest = (path: string, key: string | null = "demo-key", headers: Record<string, string> = {}): Request =>
+  new Request(`${API}${path}`, { headers: key === null ? headers : { "X-API-Key": key, ...headers } });
+
 /** GET on the content API with an API key (or none). */
 export function get(path: string, key: string | null = "demo-key", headers: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`${API}${path}`, { headers: key === null ? headers : { "X-API-Key": key, ...headers } });
+  return SELF.fetch(contentRequest(path, key, headers));
+}
+
+/**
+ * An API key row written straight to D1, for what the operator API refuses (an expiry that has passed or
+ * does not parse) or would do besides (it makes this isolate forget the keys it remembers). Returns its ID.
+ */
+export async function insertApiKeyRow(key: string, fields: { expiresAt?: string | null; hourlyLimit?: number } = {}): Promise<string> {
+  const id = `key_${crypto.randomUUID().slice(0, 12)}`;
+  await insertApiKey(env.DB, {
+    id,
+    key_hash: await sha256Hex(key),
+    partner: "Test Partner",
+    hourly_limit: fields.hourlyLimit ?? 1000,
+    expires_at: fields.expiresAt ?? null,
+    revoked_at: null,
+    created_at: new Date().toISOString(),
+  }).run();
+  return id;
 }
 
 export async function sha256Hex16(body: ArrayBuffer): Promise<string> {

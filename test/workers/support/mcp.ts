@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { beforeAll } from "vitest";
 
 export const BASE = "https://mcp.example.com";
 export const TOKEN_URL = `${BASE}/realms/hospitality/protocol/openid-connect/token`;
@@ -8,13 +9,26 @@ export const CLIENTS = {
   orphan: ["orphan-client", "orphan-secret"],
 } as const;
 
+type FixtureClient = keyof typeof CLIENTS;
+
+/** The form fields of a client_credentials grant. */
+export const credentialsGrant = (clientId: string, clientSecret: string): Record<string, string> => ({
+  grant_type: "client_credentials",
+  client_id: clientId,
+  client_secret: clientSecret,
+});
+
+/** A form POST to the realm's token endpoint (at `url`, TOKEN_URL by default). */
+export const realmTokenRequest = (fields: Record<string, string>, headers: Record<string, string> = {}, url = TOKEN_URL): Request =>
+  new Request(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+  });
+
 /** The realm's token endpoint with client credentials in the form. */
 export const clientCredentials = (clientId: string, clientSecret: string): Promise<Response> =>
-  SELF.fetch(TOKEN_URL, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
-  });
+  SELF.fetch(realmTokenRequest(credentialsGrant(clientId, clientSecret)));
 
 export async function tokenOf(clientId: string, clientSecret: string): Promise<string> {
   const res = await clientCredentials(clientId, clientSecret);
@@ -22,7 +36,7 @@ export async function tokenOf(clientId: string, clientSecret: string): Promise<s
   return (await res.json<{ access_token: string }>()).access_token;
 }
 
-export const tokenFor = (client: keyof typeof CLIENTS): Promise<string> => tokenOf(CLIENTS[client][0], CLIENTS[client][1]);
+export const tokenFor = (client: FixtureClient): Promise<string> => tokenOf(CLIENTS[client][0], CLIENTS[client][1]);
 
 export const mcpHeaders = (token: string, sessionId?: string): Record<string, string> => ({
   Authorization: `Bearer ${token}`,
@@ -38,12 +52,20 @@ export const initializeRequest = (id = 1, protocolVersion = "2025-03-26") => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: "vitest", version: "1.0.0" } },
 });
 
+/** A POST of `body` as JSON to /v1/sse at `base`, with the token, the session and `headers`. */
+export const mcpPost = (token: string, body: unknown, sessionId?: string, headers: Record<string, string> = {}, base = BASE): Request =>
+  new Request(`${base}/v1/sse`, { method: "POST", headers: { ...mcpHeaders(token, sessionId), ...headers }, body: JSON.stringify(body) });
+
+/** A GET of /v1/sse for the session's notification stream. */
+export const mcpStream = (token: string, sessionId?: string, headers: Record<string, string> = {}): Request =>
+  new Request(`${BASE}/v1/sse`, { headers: { ...mcpHeaders(token, sessionId), Accept: "text/event-stream", ...headers } });
+
+/** A DELETE of /v1/sse, which ends the session. */
+export const mcpDelete = (token: string, sessionId?: string): Request =>
+  new Request(`${BASE}/v1/sse`, { method: "DELETE", headers: mcpHeaders(token, sessionId) });
+
 export function post(token: string, body: unknown, sessionId?: string, headers: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`${BASE}/v1/sse`, {
-    method: "POST",
-    headers: { ...mcpHeaders(token, sessionId), ...headers },
-    body: JSON.stringify(body),
-  });
+  return SELF.fetch(mcpPost(token, body, sessionId, headers));
 }
 
 export async function openSession(token: string, protocolVersion = "2025-03-26"): Promise<string> {
@@ -83,4 +105,42 @@ export async function expectEnvelope(res: Response, status: number, code: string
   const body = await res.json<{ error?: { code?: string; message?: string } }>();
   if (body.error?.code !== code || typeof body.error.message !== "string") throw new Error(`bad envelope ${JSON.stringify(body)}`);
   return body.error.message;
+}
+
+/**
+ * Realm tokens of the fixture's clients, fetched before the file's tests run: `const tokens =
+ * realmTokens("aurora", "boreal")`, then `tokens.aurora` inside a test.
+ */
+export function realmTokens<N extends FixtureClient>(...names: N[]): Record<N, string> {
+  const tokens = {} as Record<N, string>;
+  beforeAll(async () => {
+    await Promise.all(
+      names.map(async (name) => {
+        tokens[name] = await tokenFor(name);
+      }),
+    );
+  });
+  return tokens;
+}
+
+export interface Caller {
+  token: string;
+  session: string;
+}
+
+/**
+ * For each fixture client, a realm token and an MCP session opened with it before the file's tests
+ * run. The callers are filled in place, so `const { aurora } = openCallers("aurora")` may be written at once.
+ */
+export function openCallers<N extends FixtureClient>(...names: N[]): Record<N, Caller> {
+  const callers = Object.fromEntries(names.map((name) => [name, { token: "", session: "" }])) as Record<N, Caller>;
+  beforeAll(async () => {
+    await Promise.all(
+      names.map(async (name) => {
+        const token = await tokenFor(name);
+        Object.assign(callers[name], { token, session: await openSession(token) });
+      }),
+    );
+  });
+  return callers;
 }
