@@ -1,8 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../../../src/crypto/hash";
 import { admin, adminJson } from "../support/admin";
-import { ANA, authorizeAs, Browser, connectorTokens, demoRequest, formHandle, tokenRequest } from "../support/connector";
+import { ANA, authorizeAs, Browser, connectorTokens, demoRequest, signIn, tokenRequest } from "../support/connector";
 import { expectErrorResponse, get } from "../support/content";
 import { BASE, callTool, clientCredentials, expectEnvelope, initializeRequest, openSession, post, tokenOf } from "../support/mcp";
 
@@ -175,13 +175,11 @@ describe("API keys", () => {
 });
 
 describe("connector users", () => {
+  /** A user of org-aurora with `password`, made through the operator API: `{ user }`. */
+  const newUser = (email: string, password: string) => adminJson("POST", "/users", { email, organizationId: "org-aurora", password }, 201);
+
   it("are created with a password they can sign in with, and a generated password is shown once", async () => {
-    const made = await adminJson(
-      "POST",
-      "/users",
-      { email: "Marta@Aurora.example ", organizationId: "org-aurora", password: "marta-password" },
-      201,
-    );
+    const made = await newUser("Marta@Aurora.example ", "marta-password");
     expect(made.user).toMatchObject({ email: "marta@aurora.example", organizationId: "org-aurora", disabled: false });
     expect(made.password).toBeUndefined();
     expect((await connectorTokens({ user: { email: "marta@aurora.example", password: "marta-password" } })).access_token).toEqual(
@@ -209,22 +207,10 @@ describe("connector users", () => {
   });
 
   it("are disabled and enabled; a disabled user cannot sign in", async () => {
-    const { user } = await adminJson(
-      "POST",
-      "/users",
-      { email: "tiago@aurora.example", organizationId: "org-aurora", password: "tiago-password" },
-      201,
-    );
+    const { user } = await newUser("tiago@aurora.example", "tiago-password");
     expect((await adminJson("POST", `/users/${user.id}/disable`)).disabled).toBe(true);
     const { url } = await demoRequest();
-    const browser = new Browser();
-    const page = await browser.request(url);
-    const res = await browser.submit({
-      handle: formHandle(await page.text()),
-      decision: "signin",
-      email: "tiago@aurora.example",
-      password: "tiago-password",
-    });
+    const res = await signIn(new Browser(), url, { email: "tiago@aurora.example", password: "tiago-password" });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("This account is disabled");
     await expectEnvelope(await admin("POST", `/users/${user.id}/disable`), 409, "conflict");
@@ -234,24 +220,13 @@ describe("connector users", () => {
   });
 
   it("get a new password: the old one fails, the new one works, and earlier tokens stop", async () => {
-    const { user } = await adminJson(
-      "POST",
-      "/users",
-      { email: "rita@aurora.example", organizationId: "org-aurora", password: "rita-password" },
-      201,
-    );
+    const { user } = await newUser("rita@aurora.example", "rita-password");
     const before = await connectorTokens({ user: { email: "rita@aurora.example", password: "rita-password" } });
     const reset = await adminJson("POST", `/users/${user.id}/password`, {});
     expect(reset.password).toEqual(expect.any(String));
     await expectEnvelope(await post(before.access_token, initializeRequest()), 401, "unauthorized");
     const { url } = await demoRequest();
-    const browser = new Browser();
-    const res = await browser.submit({
-      handle: formHandle(await (await browser.request(url)).text()),
-      decision: "signin",
-      email: "rita@aurora.example",
-      password: "rita-password",
-    });
+    const res = await signIn(new Browser(), url, { email: "rita@aurora.example", password: "rita-password" });
     expect(res.status).toBe(401);
     expect((await connectorTokens({ user: { email: "rita@aurora.example", password: reset.password } })).access_token).toEqual(
       expect.any(String),
@@ -267,13 +242,11 @@ describe("connector users", () => {
 });
 
 describe("connector clients", () => {
+  /** A connector client registered through the operator API. */
+  const newClient = (body: Record<string, unknown>) => adminJson("POST", "/connector-clients", body, 201);
+
   it("are registered with their redirect URIs allowed, and used for sign-in", async () => {
-    const client = await adminJson(
-      "POST",
-      "/connector-clients",
-      { name: "Partner desktop app", redirectUris: ["http://127.0.0.1:7777/cb"] },
-      201,
-    );
+    const client = await newClient({ name: "Partner desktop app", redirectUris: ["http://127.0.0.1:7777/cb"] });
     expect(client).toMatchObject({
       name: "Partner desktop app",
       public: true,
@@ -284,22 +257,12 @@ describe("connector clients", () => {
     const { url } = await demoRequest({ client_id: client.clientId, redirect_uri: "http://127.0.0.1:7777/cb" });
     const callback = await authorizeAs(new Browser(), url);
     expect(callback.searchParams.get("code")).toEqual(expect.any(String));
-    const confidential = await adminJson(
-      "POST",
-      "/connector-clients",
-      { name: "Server app", redirectUris: ["https://app.partner.example/cb"], confidential: true },
-      201,
-    );
+    const confidential = await newClient({ name: "Server app", redirectUris: ["https://app.partner.example/cb"], confidential: true });
     expect(confidential).toMatchObject({ public: false, clientSecret: expect.any(String) });
   });
 
   it("get and lose allowed redirect URIs, also for a metadata-document client", async () => {
-    const client = await adminJson(
-      "POST",
-      "/connector-clients",
-      { name: "Web app", redirectUris: ["https://one.partner.example/cb"] },
-      201,
-    );
+    const client = await newClient({ name: "Web app", redirectUris: ["https://one.partner.example/cb"] });
     const added = await adminJson("POST", `/connector-clients/${client.clientId}/redirect-uris`, {
       redirectUri: "https://two.partner.example/cb",
     });
@@ -355,12 +318,7 @@ describe("connector clients", () => {
       public: true,
       allowedRedirectUris: ["http://localhost:8976/callback"],
     });
-    const client = await adminJson(
-      "POST",
-      "/connector-clients",
-      { name: "Doomed", redirectUris: ["https://claude.ai/api/mcp/auth_callback"] },
-      201,
-    );
+    const client = await newClient({ name: "Doomed", redirectUris: ["https://claude.ai/api/mcp/auth_callback"] });
     const { url, verifier } = await demoRequest({ client_id: client.clientId, redirect_uri: "https://claude.ai/api/mcp/auth_callback" });
     const code = (await authorizeAs(new Browser(), url)).searchParams.get("code")!;
     const tokens = await (

@@ -111,25 +111,20 @@ describe("content import", () => {
   it("keeps the FTS5 index in step with FAQ updates and deletes", async () => {
     const matches = async (term: string) =>
       (await env.DB.prepare("SELECT count(*) AS n FROM faq_search WHERE faq_search MATCH ?").bind(`"${term}"`).first<{ n: number }>())!.n;
-    await importRecords([
-      {
-        id: "DMO-FTS",
-        kind: "destination",
-        name: "FTS town",
-        faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Quokkaboat daily." }],
-      },
-    ]);
+    const town = (answers: string[]) =>
+      importRecords([
+        {
+          id: "DMO-FTS",
+          kind: "destination",
+          name: "FTS town",
+          faqs: answers.map((answer) => ({ category: "Transport", question: "Zeppelin?", answer })),
+        },
+      ]);
+    await town(["Quokkaboat daily."]);
     expect([await matches("quokkaboat"), await matches("wombatferry")]).toEqual([1, 0]);
-    await importRecords([
-      {
-        id: "DMO-FTS",
-        kind: "destination",
-        name: "FTS town",
-        faqs: [{ category: "Transport", question: "Zeppelin?", answer: "Wombatferry daily." }],
-      },
-    ]);
+    await town(["Wombatferry daily."]);
     expect([await matches("quokkaboat"), await matches("wombatferry")]).toEqual([0, 1]);
-    await importRecords([{ id: "DMO-FTS", kind: "destination", name: "FTS town", faqs: [] }]);
+    await town([]);
     expect([await matches("wombatferry"), await matches("zeppelin")]).toEqual([0, 0]);
     expect((await admin("DELETE", "/content/entities/DMO-FTS")).status).toBe(204);
   });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ACTIVITY_WRITE_INTERVAL_MS } from "../../../src/mcp/session";
 import { adminJson, tokenForNewOrganization } from "../support/admin";
 import { fetchWith } from "../support/app";
+import { keepAliveStream } from "../support/sse";
 import {
   BASE,
   expectEnvelope,
@@ -241,23 +242,20 @@ describe("MCP session states (SPEC)", () => {
 describe("the GET notification stream", () => {
   it("sends keep-alives while the session lives, and ends when the session ends", async () => {
     const sessionId = await openSession(tokens.aurora);
-    const res = await fetchWith(mcpStream(tokens.aurora, sessionId), { SSE_KEEP_ALIVE_SECONDS: "1" });
-    const reader = res.body!.getReader();
-    const text = async () => new TextDecoder().decode((await reader.read()).value);
-    expect(await text()).toBe(": stream open\n\n");
-    expect(await text()).toBe(": keep-alive\n\n");
+    const stream = await keepAliveStream(tokens.aurora, sessionId);
+    expect(await stream.next()).toBe(": stream open\n\n");
+    expect(await stream.next()).toBe(": keep-alive\n\n");
 
     expect((await SELF.fetch(mcpDelete(tokens.aurora, sessionId))).status).toBe(204);
-    expect((await reader.read()).done).toBe(true);
+    expect(await stream.ended()).toBe(true);
   });
 });
 
 describe("the GET notification stream, when things go wrong", () => {
   it("ends cleanly, instead of hanging, when the session's storage starts failing", async () => {
     const sessionId = await openSession(tokens.aurora);
-    const res = await fetchWith(mcpStream(tokens.aurora, sessionId), { SSE_KEEP_ALIVE_SECONDS: "1" });
-    const reader = res.body!.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe(": stream open\n\n");
+    const stream = await keepAliveStream(tokens.aurora, sessionId);
+    expect(await stream.next()).toBe(": stream open\n\n");
     await runInDurableObject(sessionStub(sessionId), (_, state) => {
       vi.spyOn(state.storage, "get").mockRejectedValue(new Error("storage is gone"));
       vi.spyOn(state.storage, "put").mockRejectedValue(new Error("storage is gone"));
@@ -265,7 +263,7 @@ describe("the GET notification stream, when things go wrong", () => {
     // The next keep-alive that writes the session's activity (at most ACTIVITY_WRITE_INTERVAL_MS apart) fails and closes the stream.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + ACTIVITY_WRITE_INTERVAL_MS);
-    expect((await reader.read()).done).toBe(true);
+    expect(await stream.ended()).toBe(true);
   });
 
   it.each(["HEAD", "PUT", "PATCH"])("answers %s /v1/sse with 405 and Allow, opening no stream", async (method) => {

@@ -10,6 +10,7 @@ import { deleteScope, insertOrganization, insertScope } from "../../../src/stora
 import { disableUser, insertUser } from "../../../src/storage/users";
 import { admin } from "../support/admin";
 import { fetchWith } from "../support/app";
+import { keepAliveStream } from "../support/sse";
 import {
   ANA,
   authorizeAs,
@@ -20,9 +21,10 @@ import {
   DEMO_REDIRECT,
   formHandle,
   pkcePair,
+  signIn,
   tokenRequest,
 } from "../support/connector";
-import { BASE, callTool, expectEnvelope, initializeRequest, mcpStream, openSession, post, rpc, tokenFor } from "../support/mcp";
+import { BASE, callTool, expectEnvelope, initializeRequest, openSession, post, rpc, tokenFor } from "../support/mcp";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -359,8 +361,7 @@ describe("the sign-in and consent pages", () => {
     ]) {
       const { url } = await demoRequest();
       const browser = new Browser();
-      const page = await browser.request(url);
-      const res = await browser.submit({ handle: formHandle(await page.text()), decision: "signin", ...credentials });
+      const res = await signIn(browser, url, credentials);
       expect(res.status).toBe(401);
       expect(res.headers.get("Location")).toBeNull();
       const html = await res.text();
@@ -381,8 +382,7 @@ describe("the sign-in and consent pages", () => {
     expect(location.searchParams.get("error")).toBe("access_denied");
     expect(location.searchParams.get("state")).toBe("state-123");
 
-    const page = await browser.request(url);
-    const consent = await browser.submit({ handle: formHandle(await page.text()), decision: "signin", ...ANA });
+    const consent = await signIn(browser, url);
     const denied = await browser.submit({ handle: formHandle(await consent.text()), decision: "deny" });
     expect(denied.status).toBe(302);
     expect(new URL(denied.headers.get("Location")!).searchParams.get("error")).toBe("access_denied");
@@ -410,7 +410,7 @@ describe("the sign-in and consent pages", () => {
   it("ignores request parameters swapped into the submitted form", async () => {
     const { url } = await demoRequest();
     const browser = new Browser();
-    const consent = await browser.submit({ handle: formHandle(await (await browser.request(url)).text()), decision: "signin", ...ANA });
+    const consent = await signIn(browser, url);
     const done = await browser.submit({
       handle: formHandle(await consent.text()),
       decision: "allow",
@@ -493,17 +493,15 @@ describe("connector tokens at /v1/sse", () => {
     const userId = await createUser("joao@aurora.example", "joao-password");
     const tokens = await connectorTokens({ user: { email: "joao@aurora.example", password: "joao-password" } });
     const sessionId = await openSession(tokens.access_token);
-    const res = await fetchWith(mcpStream(tokens.access_token, sessionId), { SSE_KEEP_ALIVE_SECONDS: "1" });
-    const reader = res.body!.getReader();
-    const text = async () => new TextDecoder().decode((await reader.read()).value);
-    expect(await text()).toBe(": stream open\n\n");
-    expect(await text()).toBe(": keep-alive\n\n");
+    const stream = await keepAliveStream(tokens.access_token, sessionId);
+    expect(await stream.next()).toBe(": stream open\n\n");
+    expect(await stream.next()).toBe(": keep-alive\n\n");
 
     const disabledAt = Date.now();
     await disableUser(env.DB, userId, new Date(disabledAt).toISOString()).run();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(disabledAt + 5000);
-    expect((await reader.read()).done).toBe(true);
+    expect(await stream.ended()).toBe(true);
     const stored = await sessionObject(env, sessionId).touch({
       clientId: DEMO_CLIENT,
       issuer: CONNECTOR_ISSUER_KEY,

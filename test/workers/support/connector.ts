@@ -58,11 +58,16 @@ export const formHandle = (html: string): string => {
   return handle;
 };
 
-/** Signs in on the page at `url` and allows; returns the final redirect's Location. */
-export async function authorizeAs(browser: Browser, url: string, user = ANA, base = BASE): Promise<URL> {
+/** Opens the sign-in page at `url` and signs in as `user`: the answer to the form (the consent page when it worked). */
+export async function signIn(browser: Browser, url: string, user = ANA, base = BASE): Promise<Response> {
   const page = await browser.request(url);
   if (page.status !== 200) throw new Error(`authorize: ${page.status} ${await page.text()}`);
-  const consent = await browser.submit({ handle: formHandle(await page.text()), decision: "signin", ...user }, base);
+  return browser.submit({ handle: formHandle(await page.text()), decision: "signin", ...user }, base);
+}
+
+/** Signs in on the page at `url` and allows; returns the final redirect's Location. */
+export async function authorizeAs(browser: Browser, url: string, user = ANA, base = BASE): Promise<URL> {
+  const consent = await signIn(browser, url, user, base);
   if (consent.status !== 200) throw new Error(`sign in: ${consent.status} ${await consent.text()}`);
   const done = await browser.submit({ handle: formHandle(await consent.text()), decision: "allow" }, base);
   if (done.status !== 302) throw new Error(`allow: ${done.status} ${await done.text()}`);

@@ -1,3 +1,6 @@
+import { fetchWith } from "./app";
+import { mcpStream } from "./mcp";
+
 /** Reads server-sent events from a stream, one parsed event at a time. */
 export class EventReader {
   private buffer = "";
@@ -39,4 +42,17 @@ export class EventReader {
   cancel(): Promise<void> {
     return this.reader.cancel();
   }
+}
+
+/**
+ * A session's GET notification stream, opened with a keep-alive every second, read one chunk at a time:
+ * `next()` is the next chunk's text, `ended()` whether the stream has ended at the next read.
+ */
+export async function keepAliveStream(token: string, sessionId: string) {
+  const res = await fetchWith(mcpStream(token, sessionId), { SSE_KEEP_ALIVE_SECONDS: "1" });
+  const reader = res.body!.getReader();
+  return {
+    next: async () => new TextDecoder().decode((await reader.read()).value),
+    ended: async () => (await reader.read()).done,
+  };
 }
