@@ -1,41 +1,30 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startDevServer } from "../../../scripts/lib/servers.mjs";
+import { ROOT } from "../../../scripts/lib/servers.mjs";
+import { devServer, realmTokenResponse } from "../support/dev-server";
+import { runNode, type Run } from "../support/processes";
 
 /** `npm run admin -- …` against `npm run dev`, as an operator runs it. */
 
-let server: Awaited<ReturnType<typeof startDevServer>>;
+const server = devServer();
 let dir: string;
 
-beforeAll(async () => {
-  server = await startDevServer();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "admin-cli-"));
 });
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [join(ROOT, "scripts", "admin.mjs"), ...args],
-      { env: { ...process.env, ADMIN_URL: server.origin, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(options.input ?? "");
+  return runNode(join(ROOT, "scripts", "admin.mjs"), args, {
+    env: { ...process.env, ADMIN_URL: server.origin, ...options.env },
+    maxBuffer: 64 * 1024 * 1024,
+    input: options.input ?? "",
   });
 }
 
@@ -59,50 +48,20 @@ const file = (name: string, text?: string) => {
 
 const digest = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-const tokenWith = (clientId: string, clientSecret: string) =>
-  fetch(`${server.origin}/realms/hospitality/protocol/openid-connect/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
-  });
+const tokenWith = (clientId: string, clientSecret: string) => realmTokenResponse(server.origin, clientId, clientSecret);
 
 describe("npm run admin", () => {
   it("has --help on every command", async () => {
+    const group = (command: string, ...subcommands: string[]) => subcommands.map((sub) => [command, ...sub.split(" ")]);
     const commands = [
       [],
       ["organization"],
-      ["organization", "list"],
-      ["organization", "show"],
-      ["organization", "create"],
-      ["organization", "rename"],
-      ["organization", "delete"],
-      ["organization", "scope", "add"],
-      ["organization", "scope", "remove"],
-      ["identity-client", "list"],
-      ["identity-client", "show"],
-      ["identity-client", "create"],
-      ["identity-client", "move"],
-      ["identity-client", "rotate-secret"],
-      ["identity-client", "delete"],
-      ["api-key", "list"],
-      ["api-key", "show"],
-      ["api-key", "create"],
-      ["api-key", "revoke"],
-      ["user", "list"],
-      ["user", "show"],
-      ["user", "create"],
-      ["user", "disable"],
-      ["user", "enable"],
-      ["user", "reset-password"],
-      ["connector-client", "list"],
-      ["connector-client", "show"],
-      ["connector-client", "create"],
-      ["connector-client", "redirect-uri", "add"],
-      ["connector-client", "redirect-uri", "remove"],
-      ["connector-client", "delete"],
-      ["content", "import"],
-      ["content", "export"],
-      ["content", "remove"],
+      ...group("organization", "list", "show", "create", "rename", "delete", "scope add", "scope remove"),
+      ...group("identity-client", "list", "show", "create", "move", "rotate-secret", "delete"),
+      ...group("api-key", "list", "show", "create", "revoke"),
+      ...group("user", "list", "show", "create", "disable", "enable", "reset-password"),
+      ...group("connector-client", "list", "show", "create", "redirect-uri add", "redirect-uri remove", "delete"),
+      ...group("content", "import", "export", "remove"),
       ["audit"],
       ["signing-key", "rotate"],
       ["openapi"],

@@ -1,17 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer } from "../../../scripts/lib/servers.mjs";
+import { describe, expect, it } from "vitest";
+import { devServer, realmTokenResponse } from "../support/dev-server";
 
-let server: Awaited<ReturnType<typeof startDevServer>>;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = devServer();
 
 describe("npm run dev", () => {
   it("applies migrations, loads the demo fixture and prints the demo credentials", () => {
@@ -54,11 +46,7 @@ describe("npm run dev", () => {
 
 describe("the MCP server, driven by the MCP SDK's Client over streamable HTTP", () => {
   it("gets a token, initializes, lists tools, calls each tool and terminates the session", async () => {
-    const tokenRes = await fetch(`${server.origin}/realms/hospitality/protocol/openid-connect/token`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }),
-    });
+    const tokenRes = await realmTokenResponse(server.origin);
     expect(tokenRes.status).toBe(200);
     const { access_token: token } = (await tokenRes.json()) as { access_token: string };
 

@@ -3,46 +3,32 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startDevServer } from "../../../scripts/lib/servers.mjs";
+import { ROOT } from "../../../scripts/lib/servers.mjs";
+import { devServer, realmTokenResponse } from "../support/dev-server";
+import { alive, runNode } from "../support/processes";
 
 /**
  * Every client a user may point at /v1/sse, against `npm run dev`: each one initializes, lists the
  * tools, calls every tool and closes cleanly.
  */
 
-let server: Awaited<ReturnType<typeof startDevServer>>;
+const server = devServer();
 let token: string;
 let configDir: string;
 
 beforeAll(async () => {
-  server = await startDevServer();
   configDir = mkdtempSync(join(tmpdir(), "mcp-remote-"));
-  const res = await fetch(`${server.origin}/realms/hospitality/protocol/openid-connect/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: "aurora-assistant", client_secret: "aurora-secret" }),
-  });
+  const res = await realmTokenResponse(server.origin);
   token = ((await res.json()) as { access_token: string }).access_token;
 });
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   rmSync(configDir, { recursive: true, force: true });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const TOOL_NAMES = ["service_list_entities", "service_query", "service_search_documents"];
 
@@ -121,22 +107,11 @@ describe("real-client matrix on /v1/sse", () => {
     ["--transport http", ["--transport", "http"]],
   ])("MCP Inspector CLI with %s", (_, transportArgs) => {
     const inspector = (...args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          [
-            join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"),
-            "--cli",
-            `${server.origin}/v1/sse`,
-            ...transportArgs,
-            "--header",
-            `Authorization: Bearer ${token}`,
-            ...args,
-          ],
-          { env: { ...process.env, MCP_CATALOG_PATH: join(configDir, "catalog.json") }, timeout: 60_000 },
-          (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
+      runNode(
+        join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"),
+        ["--cli", `${server.origin}/v1/sse`, ...transportArgs, "--header", `Authorization: Bearer ${token}`, ...args],
+        { env: { ...process.env, MCP_CATALOG_PATH: join(configDir, "catalog.json") }, timeout: 60_000 },
+      );
 
     it("initializes, lists the tools and calls each one", async () => {
       const list = await inspector("--method", "tools/list");

@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
 import { chromium, type Browser, type BrowserServer, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer } from "../../../scripts/lib/servers.mjs";
+import { devServer } from "../support/dev-server";
+import { killProcess } from "../support/processes";
 
 /**
  * The connector flow against `npm run dev`, driven by clients nobody here wrote: Chromium for the
@@ -15,7 +16,6 @@ import { startDevServer } from "../../../scripts/lib/servers.mjs";
  * OAuth support from the first 401 to a tool call.
  */
 
-let server: Awaited<ReturnType<typeof startDevServer>>;
 let browserServer: BrowserServer;
 let browser: Browser;
 let callbackServer: Server;
@@ -32,9 +32,16 @@ beforeAll(async () => {
     res.writeHead(200, { "Content-Type": "text/plain" }).end("Connected. You can close this window.");
   });
   callbackPort = await listen(callbackServer);
-  server = await startDevServer({
-    vars: { ALLOWED_REDIRECT_URIS: `https://claude.ai/api/mcp/auth_callback,http://127.0.0.1:${callbackPort}/callback` },
-  });
+});
+afterAll(async () => {
+  await new Promise((resolve) => callbackServer?.close(resolve));
+});
+
+const server = devServer(() => ({
+  vars: { ALLOWED_REDIRECT_URIS: `https://claude.ai/api/mcp/auth_callback,http://127.0.0.1:${callbackPort}/callback` },
+}));
+
+beforeAll(async () => {
   browserServer = await chromium.launchServer({
     executablePath: "/usr/bin/chromium",
     headless: true,
@@ -47,13 +54,7 @@ afterAll(async () => {
   await browser?.close();
   const pid = browserServer?.process().pid;
   await browserServer?.close();
-  if (pid) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-  await server?.stop();
-  await new Promise((resolve) => callbackServer?.close(resolve));
+  if (pid) killProcess(pid);
 });
 
 /** Signs in as the fixture user and allows, with the keyboard only; resolves with the callback URL. */

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll } from "vitest";
+import { startDevServer } from "../../../scripts/lib/servers.mjs";
+
+type DevServer = Awaited<ReturnType<typeof startDevServer>>;
+type DevServerOptions = Parameters<typeof startDevServer>[0];
+
+/**
+ * `npm run dev` for the file's tests: started before them on a free port with a fresh state directory
+ * (and the options `options()` returns then), stopped by process ID after them.
+ */
+export function devServer(options: () => DevServerOptions = () => ({})): { readonly origin: string; output(): string } {
+  let server: DevServer | undefined;
+  beforeAll(async () => {
+    server = await startDevServer(options());
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const started = (): DevServer => {
+    if (!server) throw new Error("npm run dev has not started");
+    return server;
+  };
+  return {
+    get origin() {
+      return started().origin;
+    },
+    output: () => started().output(),
+  };
+}
+
+/** The realm's token endpoint at `origin`, asked with client credentials (the fixture's aurora-assistant by default). */
+export const realmTokenResponse = (origin: string, clientId = "aurora-assistant", clientSecret = "aurora-secret"): Promise<Response> =>
+  fetch(`${origin}/realms/hospitality/protocol/openid-connect/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
+  });
