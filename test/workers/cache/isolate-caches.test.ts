@@ -63,7 +63,7 @@ describe("RefreshingCache", () => {
     vi.setSystemTime(now);
     const cache = new RefreshingCache<number>(500, 1_000, 10);
     let loads = 0;
-    const load = async () => ++loads;
+    const load = () => Promise.resolve(++loads);
     const background: Promise<unknown>[] = [];
     const get = () => cache.get("v", load, (p) => background.push(p));
 
@@ -78,7 +78,7 @@ describe("RefreshingCache", () => {
     expect(await get()).toBe(2);
     vi.setSystemTime((now += 1_000));
     expect(await get()).toBe(3); // expired: loaded before answering
-    vi.setSystemTime((now -= 60_000));
+    vi.setSystemTime(now - 60_000);
     expect(await get()).toBe(4); // a clock set back ages nothing: loaded again
   });
 });
