@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { parseRecord } from "../../../src/catalogue/records";
+
+/** parseRecord validates one row of a content file; each problem names its line and field. */
+
+const FAQ = { category: "Parking", question: "Is there parking?", answer: "Yes." };
+const BRAND = { id: "HO-NEW", kind: "brand", name: "New Hotels" };
+const PROPERTY = { id: "HO-NEW-1", kind: "property", name: "New Hotel One", brandId: "HO-NEW", propertyId: 100001 };
+
+/** The fields named by the errors of `value` on line 7 (failing when it parses). */
+function fields(value: unknown): string[] {
+  const parsed = parseRecord(7, value);
+  if (!("errors" in parsed)) throw new Error(`parsed: ${JSON.stringify(parsed.record)}`);
+  for (const error of parsed.errors) expect(error.line).toBe(7);
+  return parsed.errors.map((e) => e.field);
+}
+
+/** The one error of `value`. */
+function onlyError(value: unknown) {
+  const parsed = parseRecord(7, value);
+  if (!("errors" in parsed)) throw new Error(`parsed: ${JSON.stringify(parsed.record)}`);
+  expect(parsed.errors).toHaveLength(1);
+  return parsed.errors[0]!;
+}
+
+describe("parseRecord: valid records", () => {
+  it("returns a brand with its FAQs, and an empty list when it has none", () => {
+    expect(parseRecord(1, { ...BRAND, faqs: [FAQ] })).toEqual({ record: { ...BRAND, faqs: [FAQ] } });
+    expect(parseRecord(1, BRAND)).toEqual({ record: { ...BRAND, faqs: [] } });
+  });
+
+  it("returns a property with a null property ID when it has none", () => {
+    expect(parseRecord(1, PROPERTY)).toEqual({ record: { ...PROPERTY, faqs: [] } });
+    const { propertyId: _, ...withoutId } = PROPERTY;
+    expect(parseRecord(1, withoutId)).toEqual({ record: { ...withoutId, propertyId: null, faqs: [] } });
+    expect(parseRecord(1, { ...PROPERTY, propertyId: null })).toEqual({ record: { ...PROPERTY, propertyId: null, faqs: [] } });
+  });
+
+  it("accepts a destination and an airport, and an updatedAt with an offset", () => {
+    expect(parseRecord(1, { id: "DMO-X", kind: "destination", name: "X" })).toHaveProperty("record");
+    expect(parseRecord(1, { id: "AIR-X", kind: "airport", name: "X", updatedAt: "2026-11-01T10:00:00+01:00" })).toHaveProperty("record");
+  });
+
+  it("accepts the longest ID, name and FAQ fields, and 500 FAQs", () => {
+    const id = `HO-${"a".repeat(125)}`;
+    const faq = { category: "c".repeat(100), question: "q".repeat(1_000), answer: "a".repeat(10_000) };
+    expect(parseRecord(1, { ...BRAND, id, name: "n".repeat(300), faqs: [faq] })).toHaveProperty("record");
+    expect(parseRecord(1, { ...BRAND, faqs: Array.from({ length: 500 }, () => FAQ) })).toHaveProperty("record");
+  });
+});
+
+describe("parseRecord: each field's error, by its path", () => {
+  it.each([
+    ["a missing id", { ...BRAND, id: undefined }, "id"],
+    ["an ID of 129 characters", { ...BRAND, id: `HO-${"a".repeat(126)}` }, "id"],
+    ["an ID with a space", { ...BRAND, id: "HO-NEW 1" }, "id"],
+    ["an ID with a slash", { ...BRAND, id: "HO-NEW/1" }, "id"],
+    ["an empty name", { ...BRAND, name: "" }, "name"],
+    ["a name of 301 characters", { ...BRAND, name: "n".repeat(301) }, "name"],
+    ["an updatedAt that is not a date-time", { ...BRAND, updatedAt: "yesterday" }, "updatedAt"],
+    ["FAQs that are not a list", { ...BRAND, faqs: "none" }, "faqs"],
+    ["501 FAQs", { ...BRAND, faqs: Array.from({ length: 501 }, () => FAQ) }, "faqs"],
+    ["a FAQ without an answer", { ...BRAND, faqs: [FAQ, { category: "Parking", question: "Q?" }] }, "faqs.1.answer"],
+    ["an empty question", { ...BRAND, faqs: [{ ...FAQ, question: "" }] }, "faqs.0.question"],
+    ["a category of 101 characters", { ...BRAND, faqs: [{ ...FAQ, category: "c".repeat(101) }] }, "faqs.0.category"],
+    ["an answer of 10,001 characters", { ...BRAND, faqs: [{ ...FAQ, answer: "a".repeat(10_001) }] }, "faqs.0.answer"],
+    ["a property without brandId", { ...PROPERTY, brandId: undefined }, "brandId"],
+    ["a negative property ID", { ...PROPERTY, propertyId: -1 }, "propertyId"],
+    ["a fractional property ID", { ...PROPERTY, propertyId: 1.5 }, "propertyId"],
+    ["a property ID given as text", { ...PROPERTY, propertyId: "100001" }, "propertyId"],
+  ])("%s is an error at that field", (_, value, field) => {
+    expect(fields(value)).toEqual([field]);
+  });
+
+  it("names the record itself for an unknown member, a FAQ's unknown member by its path, and a row that is not an object", () => {
+    expect(fields({ ...BRAND, colour: "red" })).toEqual(["(record)"]);
+    expect(fields({ ...BRAND, faqs: [{ ...FAQ, extra: 1 }] })).toEqual(["faqs.0"]);
+    for (const value of ["not an object", 42, null, []]) expect(fields(value)).toEqual(["(record)"]);
+  });
+
+  it("refuses an unknown kind, and a kind's own member on another kind, at the kind or the member", () => {
+    expect(fields({ ...BRAND, kind: "hotel" })).toEqual(["kind"]);
+    expect(fields({ ...BRAND, brandId: "HO-AUR" })).toEqual(["(record)"]);
+  });
+
+  it("reports every problem of a row at once", () => {
+    expect(fields({ id: "HO-BAD", kind: "property", name: "", faqs: [{ category: "", question: "Q?", answer: "A." }] }).sort()).toEqual(
+      ["brandId", "faqs.0.category", "name"].sort(),
+    );
+  });
+});
+
+describe("parseRecord: ID prefixes (SPEC: brands and properties HO-, destinations DMO-, airports AIR-)", () => {
+  it.each([
+    ["brand", "DMO-NEW", "a brand ID starts with HO-"],
+    ["property", "AIR-NEW-1", "a property ID starts with HO-"],
+    ["destination", "HO-LIS", "a destination ID starts with DMO-"],
+    ["airport", "DMO-LIS", "a airport ID starts with AIR-"],
+  ])("a %s ID of %s is an error at id", (kind, id, message) => {
+    const value = kind === "property" ? { ...PROPERTY, id } : { id, kind, name: "X" };
+    expect(onlyError(value)).toEqual({ line: 7, field: "id", message });
+  });
+
+  it("a property's brandId must be an HO- ID too", () => {
+    expect(onlyError({ ...PROPERTY, brandId: "DMO-LIS" })).toEqual({ line: 7, field: "brandId", message: "a brand ID starts with HO-" });
+  });
+
+  it("compares the prefix as written: ho- is not HO-", () => {
+    expect(onlyError({ ...BRAND, id: "ho-new" })).toMatchObject({ field: "id", message: "a brand ID starts with HO-" });
+  });
+});
