@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findEntity } from "../../../src/storage/entities";
+import { ifNoneMatchMatches } from "../../../src/content/caching";
 import { faqCacheKey } from "../../../src/content/routes";
 import { CONTENT_VERSION_MAX_AGE_MS } from "../../../src/catalogue/snapshot";
 import { versionTag, type ContentVersion } from "../../../src/storage/content-version";
@@ -183,5 +184,41 @@ describe("bodies a partner embeds in a page", () => {
         path.endsWith("properties") ? /Aurora <b>&<\/b>/ : /<\/script><script>alert\(1\)<\/script> & <!-- more/,
       );
     }
+  });
+});
+
+describe("ifNoneMatchMatches (RFC 9110 §13.1.2, weak comparison)", () => {
+  const ETAG = 'W/"0123456789abcdef"';
+
+  it.each([
+    ["the same weak tag", 'W/"0123456789abcdef"'],
+    ["the same tag sent strong", '"0123456789abcdef"'],
+    ["a list holding it", '"nope", W/"0123456789abcdef"'],
+    ["a list holding it, without spaces", 'W/"0000000000000000","0123456789abcdef"'],
+    ["a list holding it after an empty tag", '"", W/"0123456789abcdef"'],
+    ["*", "*"],
+    ["* with spaces around", "  *  "],
+  ])("matches %s", (_, header) => {
+    expect(ifNoneMatchMatches(header, ETAG)).toBe(true);
+  });
+
+  it("compares a strong ETag weakly too", () => {
+    expect(ifNoneMatchMatches('W/"abc"', '"abc"')).toBe(true);
+    expect(ifNoneMatchMatches('"abc"', '"abc"')).toBe(true);
+  });
+
+  it.each([
+    ["no header", undefined],
+    ["an empty header", ""],
+    ["another tag", 'W/"0123456789abcdee"'],
+    ["a tag that begins like it", 'W/"0123456789abcdef0"'],
+    ["a tag that it begins with", 'W/"0123456789abcde"'],
+    ["a list without it", 'W/"0000000000000000", "1111111111111111"'],
+    ["the tag unquoted", "0123456789abcdef"],
+    ["the tag unquoted behind W/", "W/0123456789abcdef"],
+    ["an unterminated tag", 'W/"0123456789abcdef'],
+    ["* in a list", '*, W/"0000000000000000"'],
+  ])("does not match %s", (_, header) => {
+    expect(ifNoneMatchMatches(header, ETAG)).toBe(false);
   });
 });
