@@ -326,6 +326,11 @@ connector
     }),
   );
 
+// The provider picks client IDs from the base64url alphabet, so one may begin with "-": read it as the ID, not an option.
+for (const command of [...connector.commands, ...redirect.commands]) {
+  if (command.registeredArguments.some((argument) => argument.name() === "clientId")) command.allowUnknownOption();
+}
+
 // --- content ----------------------------------------------------------------------------------------
 const formatOption = () => new Option("--format <format>", "file format (default: from the file name)").choices(["ndjson", "json"]);
 const progressBar = (label) =>
