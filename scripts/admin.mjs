@@ -39,6 +39,24 @@ const positiveInt = (value) => {
 const orgOrNone = (value) => (value === "none" ? null : value);
 const enc = encodeURIComponent;
 
+/**
+ * The list and show commands of a resource at `path`: all of them as a table of `columns` (the answer's
+ * `key`), one of them as fields; `query` adds the options' query string to both (a filter, an issuer).
+ */
+function listAndShow(parent, path, key, columns, { list, show, argument = "<id>", query = () => "" }) {
+  const suffix = (o) => (query(o) ? `?${query(o)}` : "");
+  const listed = parent
+    .command("list")
+    .description(list)
+    .action(run(async (o) => output(o, await api("GET", `${path}${suffix(o)}`), (d) => table(d[key], columns))));
+  const shown = parent
+    .command("show")
+    .argument(argument)
+    .description(show)
+    .action(run(async (o, id) => output(o, await api("GET", `${path}/${enc(id)}${suffix(o)}`), fields)));
+  return { listed, shown };
+}
+
 // --- organizations ---------------------------------------------------------------------------
 const organizationColumns = [
   ["ID", (o) => o.id],
@@ -48,15 +66,7 @@ const organizationColumns = [
   ["CLIENTS", (o) => o.identityClients],
 ];
 const org = program.command("organization").alias("org").description("organizations and the entities they see");
-org
-  .command("list")
-  .description("list organizations")
-  .action(run(async (o) => output(o, await api("GET", "/organizations"), (d) => table(d.organizations, organizationColumns))));
-org
-  .command("show")
-  .argument("<id>")
-  .description("show one organization")
-  .action(run(async (o, id) => output(o, await api("GET", `/organizations/${enc(id)}`), fields)));
+listAndShow(org, "/organizations", "organizations", organizationColumns, { list: "list organizations", show: "show one organization" });
 org
   .command("create")
   .argument("<id>", "lower-case letters, digits and '-', e.g. org-aurora")
@@ -102,20 +112,17 @@ const identityColumns = [
   ["CREATED", (c) => c.createdAt],
 ];
 const ISSUER_HELP = "'realm' (default) or the external issuer's exact iss (OIDC_ISSUER)";
-const clientPath = (id, o) => `/identity-clients/${enc(id)}${o.issuer && o.issuer !== "realm" ? `?issuer=${enc(o.issuer)}` : ""}`;
+const issuerQuery = (o) => (o.issuer && o.issuer !== "realm" ? `issuer=${enc(o.issuer)}` : "");
+const clientPath = (id, o) => `/identity-clients/${enc(id)}${issuerQuery(o) ? `?${issuerQuery(o)}` : ""}`;
 const identity = program
   .command("identity-client")
   .description("clients whose tokens map to an organization: the built-in realm's, or the external issuer's");
-identity
-  .command("list")
-  .description("list identity clients (no secrets)")
-  .action(run(async (o) => output(o, await api("GET", "/identity-clients"), (d) => table(d.identityClients, identityColumns))));
-identity
-  .command("show")
-  .argument("<clientId>")
-  .option("--issuer <issuer>", ISSUER_HELP)
-  .description("show one identity client")
-  .action(run(async (o, id) => output(o, await api("GET", clientPath(id, o)), fields)));
+listAndShow(identity, "/identity-clients", "identityClients", identityColumns, {
+  list: "list identity clients (no secrets)",
+  show: "show one identity client",
+  argument: "<clientId>",
+  query: issuerQuery,
+}).shown.option("--issuer <issuer>", ISSUER_HELP);
 identity
   .command("create")
   .requiredOption("--org <organizationId>", "its organization, or 'none'")
@@ -172,15 +179,7 @@ const keyColumns = [
   ["CREATED", (k) => k.createdAt],
 ];
 const apiKey = program.command("api-key").description("content API keys of partners");
-apiKey
-  .command("list")
-  .description("list keys (never the keys themselves)")
-  .action(run(async (o) => output(o, await api("GET", "/api-keys"), (d) => table(d.apiKeys, keyColumns))));
-apiKey
-  .command("show")
-  .argument("<id>")
-  .description("show one key's record")
-  .action(run(async (o, id) => output(o, await api("GET", `/api-keys/${enc(id)}`), fields)));
+listAndShow(apiKey, "/api-keys", "apiKeys", keyColumns, { list: "list keys (never the keys themselves)", show: "show one key's record" });
 apiKey
   .command("create")
   .requiredOption("--partner <name>", "who the key is for")
@@ -213,20 +212,11 @@ const withPassword = (o, data) => {
   if (data.password) warnShownOnce("password");
 };
 const user = program.command("user").description("people who sign in to connect assistants");
-user
-  .command("list")
-  .option("--org <organizationId>", "only this organization's")
-  .description("list users")
-  .action(
-    run(async (o) =>
-      output(o, await api("GET", `/users${o.org ? `?organizationId=${enc(o.org)}` : ""}`), (d) => table(d.users, userColumns)),
-    ),
-  );
-user
-  .command("show")
-  .argument("<id>")
-  .description("show one user")
-  .action(run(async (o, id) => output(o, await api("GET", `/users/${enc(id)}`), fields)));
+listAndShow(user, "/users", "users", userColumns, {
+  list: "list users",
+  show: "show one user",
+  query: (o) => (o.org ? `organizationId=${enc(o.org)}` : ""),
+}).listed.option("--org <organizationId>", "only this organization's");
 user
   .command("create")
   .argument("<email>")
@@ -270,15 +260,11 @@ const connectorColumns = [
   ["ALLOWED REDIRECT URIS", (c) => c.allowedRedirectUris],
 ];
 const connector = program.command("connector-client").description("OAuth clients of the assistant connector flow");
-connector
-  .command("list")
-  .description("list connector clients")
-  .action(run(async (o) => output(o, await api("GET", "/connector-clients"), (d) => table(d.connectorClients, connectorColumns))));
-connector
-  .command("show")
-  .argument("<clientId>")
-  .description("show one client")
-  .action(run(async (o, id) => output(o, await api("GET", `/connector-clients/${enc(id)}`), fields)));
+listAndShow(connector, "/connector-clients", "connectorClients", connectorColumns, {
+  list: "list connector clients",
+  show: "show one client",
+  argument: "<clientId>",
+});
 connector
   .command("create")
   .requiredOption("--name <name>", "the name users see on the consent page")

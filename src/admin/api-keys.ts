@@ -5,8 +5,8 @@ import { randomId, randomSecret } from "../crypto/random";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../storage/api-keys";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, Timestamp } from "./openapi";
-import { itemsOf, operations } from "./operation";
+import { adminError, IdParam, Timestamp } from "./openapi";
+import { resource } from "./operation";
 
 export const DEFAULT_HOURLY_LIMIT = 1000;
 
@@ -33,14 +33,6 @@ const ApiKeyCreate = z.strictObject({
     .optional()
     .openapi({ description: "When the key stops working; never when omitted." }),
 });
-const ApiKeyList = z.object({ apiKeys: z.array(ApiKey) });
-const IdParam = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
-});
 
 type KeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
 const view = (row: KeyRow) => ({
@@ -53,36 +45,29 @@ const view = (row: KeyRow) => ({
 });
 
 export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
-  const operation = operations(app, "API keys");
-  const stored = itemsOf("API key", { params: IdParam }, async (c, { params: { id } }) => (await listApiKeys(c.env.DB, id))[0]);
+  const keys = resource(app, {
+    tag: "API keys",
+    path: "/api-keys",
+    noun: "API key",
+    params: IdParam,
+    item: ApiKey,
+    load: async (c, { params }) => (await listApiKeys(c.env.DB, params.id))[0],
+    view,
+  });
 
-  operation(
-    {
-      method: "get",
-      path: "/api-keys",
-      summary: "List content API keys (never the keys themselves)",
-      description: "Newest first.",
-      schema: ApiKeyList,
-    },
-    async (c) => ({ apiKeys: (await listApiKeys(c.env.DB)).map(view) }),
+  keys.list("apiKeys", { summary: "List content API keys (never the keys themselves)", description: "Newest first." }, (c) =>
+    listApiKeys(c.env.DB),
   );
+  keys.get("One API key", "The key's record.");
 
-  operation(
-    { method: "get", path: "/api-keys/{id}", params: IdParam, summary: "One API key", description: "The key's record.", schema: ApiKey },
-    stored((_, row) => view(row)),
-  );
-
-  operation(
+  keys.create(
     {
-      method: "post",
-      path: "/api-keys",
-      body: ApiKeyCreate,
-      status: 201,
       summary: "Issue an API key for a partner; the key is shown once",
       description: "Issued.",
+      body: ApiKeyCreate,
       schema: ApiKeyWithSecret,
     },
-    async (c, { body: input }) => {
+    async (c, input) => {
       // 256 random bits; the prefix lets a leaked key be recognized in logs and secret scanners.
       const key = `hck_${randomSecret()}`;
       const row = {
@@ -102,21 +87,11 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
-    {
-      method: "post",
-      path: "/api-keys/{id}/revoke",
-      params: IdParam,
-      summary: "Revoke an API key",
-      description: "Revoked.",
-      schema: ApiKey,
-    },
-    stored(async (c, row) => {
-      if (row.revoked_at !== null) return adminError(c, 409, `API key ${row.id} was already revoked at ${row.revoked_at}.`);
-      const at = new Date().toISOString();
-      await c.env.DB.batch([revokeApiKey(c.env.DB, row.id, at), audit(c, "api_key.revoke", row.id, { partner: row.partner })]);
-      forgetApiKeys();
-      return view({ ...row, revoked_at: at });
-    }),
-  );
+  keys.on({ method: "post", path: "/revoke", summary: "Revoke an API key", description: "Revoked." }, async (c, row) => {
+    if (row.revoked_at !== null) return adminError(c, 409, `API key ${row.id} was already revoked at ${row.revoked_at}.`);
+    const at = new Date().toISOString();
+    await c.env.DB.batch([revokeApiKey(c.env.DB, row.id, at), audit(c, "api_key.revoke", row.id, { partner: row.partner })]);
+    forgetApiKeys();
+    return view({ ...row, revoked_at: at });
+  });
 }

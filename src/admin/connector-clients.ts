@@ -14,7 +14,7 @@ import {
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, notFound } from "./openapi";
-import { itemsOf, operations } from "./operation";
+import { resource } from "./operation";
 
 /**
  * OAuth clients of the connector flow. The provider keeps registered clients in KV; D1 keeps the
@@ -40,8 +40,6 @@ const ConnectorClient = z
 const ConnectorClientWithSecret = ConnectorClient.extend({
   clientSecret: z.string().optional().openapi({ description: "Confidential clients only: shown once." }),
 }).openapi("ConnectorClientWithSecret");
-
-const ConnectorClientList = z.object({ connectorClients: z.array(ConnectorClient) });
 
 const RedirectUri = z
   .string()
@@ -89,7 +87,6 @@ function view(clientId: string, info: ClientInfo | null, allowed: string[]) {
 const isMetadataDocumentId = (clientId: string) => clientId.startsWith("https://");
 
 export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
-  const operation = operations(app, "Connector clients");
   /** The provider's record (null for a metadata-document client) and the operator's allowed URIs; null when neither exists. */
   async function load(env: AdminEnv["Bindings"], url: string, clientId: string) {
     const [info, allowed] = await Promise.all([
@@ -98,55 +95,41 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
     ]);
     return info || allowed.length > 0 ? { clientId, info, allowed } : null;
   }
-  const stored = itemsOf("connector client", { params: IdParam }, (c, { params }) => load(c.env, c.req.url, params.clientId));
+  const clients = resource(app, {
+    tag: "Connector clients",
+    path: "/connector-clients",
+    noun: "connector client",
+    params: IdParam,
+    item: ConnectorClient,
+    load: (c, { params }) => load(c.env, c.req.url, params.clientId),
+    view: (client) => view(client.clientId, client.info, client.allowed),
+  });
 
-  operation(
-    {
-      method: "get",
-      path: "/connector-clients",
-      summary: "List the connector flow's OAuth clients",
-      description: "Clients by ID.",
-      schema: ConnectorClientList,
-    },
-    async (c) => {
-      const oauth = oauthHelpers(c.env, c.req.url);
-      const stored: ClientInfo[] = [];
-      for (let cursor: string | undefined; ;) {
-        const page = await oauth.listClients({ limit: 1000, cursor });
-        stored.push(...page.items);
-        if (!page.cursor) break;
-        cursor = page.cursor;
-      }
-      const allowed = await allClientRedirectUris(c.env.DB);
-      const ids = [...new Set([...stored.map((s) => s.clientId), ...allowed.keys()])].sort();
-      const byId = new Map(stored.map((s) => [s.clientId, s]));
-      return { connectorClients: ids.map((id) => view(id, byId.get(id) ?? null, allowed.get(id) ?? [])) };
-    },
-  );
+  clients.list("connectorClients", { summary: "List the connector flow's OAuth clients", description: "Clients by ID." }, async (c) => {
+    const oauth = oauthHelpers(c.env, c.req.url);
+    const registered: ClientInfo[] = [];
+    for (let cursor: string | undefined; ;) {
+      const page = await oauth.listClients({ limit: 1000, cursor });
+      registered.push(...page.items);
+      if (!page.cursor) break;
+      cursor = page.cursor;
+    }
+    const allowed = await allClientRedirectUris(c.env.DB);
+    const byId = new Map(registered.map((r) => [r.clientId, r]));
+    return [...new Set([...byId.keys(), ...allowed.keys()])]
+      .sort()
+      .map((clientId) => ({ clientId, info: byId.get(clientId) ?? null, allowed: allowed.get(clientId) ?? [] }));
+  });
+  clients.get("One connector client", "The client.");
 
-  operation(
+  clients.create(
     {
-      method: "get",
-      path: "/connector-clients/{clientId}",
-      params: IdParam,
-      summary: "One connector client",
-      description: "The client.",
-      schema: ConnectorClient,
-    },
-    stored((_, client) => view(client.clientId, client.info, client.allowed)),
-  );
-
-  operation(
-    {
-      method: "post",
-      path: "/connector-clients",
-      body: ConnectorClientCreate,
-      status: 201,
       summary: "Register a connector client with its redirect URIs (all allowed for it)",
       description: "Registered.",
+      body: ConnectorClientCreate,
       schema: ConnectorClientWithSecret,
     },
-    async (c, { body: input }) => {
+    async (c, input) => {
       const created = await oauthHelpers(c.env, c.req.url).createClient({
         clientName: input.name,
         redirectUris: input.redirectUris,
@@ -164,7 +147,8 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
+  // A metadata-document client may be allowed a URI before it ever authorized, so this route does not need a stored client.
+  clients.operation(
     {
       method: "post",
       path: "/connector-clients/{clientId}/redirect-uris",
@@ -176,7 +160,6 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     async (c, { params: { clientId }, body: { redirectUri } }) => {
       const client = await load(c.env, c.req.url, clientId);
-      // A metadata-document client may be allowed a URI before it ever authorized.
       if (!client && !isMetadataDocumentId(clientId)) return notFound(c, "such connector client");
       if (client?.allowed.includes(redirectUri)) return adminError(c, 409, `${redirectUri} is already allowed for ${clientId}.`);
       // A client registered here must also list the URI, or the provider refuses it before our allow-list is asked.
@@ -192,7 +175,7 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
+  clients.operation(
     {
       method: "delete",
       path: "/connector-clients/{clientId}/redirect-uris",
@@ -217,21 +200,15 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
-    {
-      method: "delete",
-      path: "/connector-clients/{clientId}",
-      params: IdParam,
-      summary: "Delete a client: its tokens stop working within 5 s and its sessions end",
-      description: "Deleted.",
-    },
-    stored(async (c, { clientId }) => {
+  clients.remove(
+    { summary: "Delete a client: its tokens stop working within 5 s and its sessions end", description: "Deleted." },
+    async (c, { clientId }) => {
       await c.env.DB.batch([
         revokeClientGrants(c.env.DB, clientId, new Date().toISOString()),
         deleteClientRedirectUris(c.env.DB, clientId),
         audit(c, "connector_client.delete", clientId),
       ]);
       await removeProviderClient(c.env, c.req.url, clientId);
-    }),
+    },
   );
 }

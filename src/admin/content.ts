@@ -18,8 +18,8 @@ import { countProperties, deleteEntities, findEntity } from "../storage/entities
 import { groupByEntity, listEntityFaqPage } from "../storage/faqs";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, SafeId, Timestamp } from "./openapi";
-import { itemsOf, operations } from "./operation";
+import { adminError, IdParam, SafeId, Timestamp } from "./openapi";
+import { itemsOf, resource } from "./operation";
 
 /**
  * Content import in three steps, so a file of any size is checked whole and applied at once:
@@ -65,13 +65,6 @@ const ExportPage = z
   .object({ records: z.array(ContentRecord), next: z.string().optional().openapi({ description: "Pass as `after` for the next page." }) })
   .openapi("ExportPage");
 
-const IdParam = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
-});
 const EntityParam = z.object({ entityId: SafeId.openapi({ param: { name: "entityId", in: "path" } }) });
 const ExportQuery = z.object({
   after: z
@@ -122,18 +115,18 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
     return staged.errors.length > 0 ? rejectedPlan([...staged.errors, ...plan.errors]) : plan;
   }
 
-  const operation = operations(app, "Content");
-  const staged = itemsOf("import", { params: IdParam }, (c, { params }) => findImport(c.env.DB, params.id));
+  const imports = resource(app, {
+    tag: "Content",
+    path: "/imports",
+    noun: "import",
+    params: IdParam,
+    item: ImportStatus,
+    load: (c, { params }) => findImport(c.env.DB, params.id),
+    view: (found) => ({ id: found.id, createdAt: found.created_at, rows: found.rows, invalid: found.invalid }),
+  });
 
-  operation(
-    {
-      method: "post",
-      path: "/imports",
-      status: 201,
-      summary: "Start a content import",
-      description: "An empty import to upload rows to.",
-      schema: ImportStatus,
-    },
+  imports.create(
+    { summary: "Start a content import", description: "An empty import to upload rows to.", schema: ImportStatus },
     async (c) => {
       const id = randomId("import_");
       const now = new Date();
@@ -145,29 +138,18 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
-    {
-      method: "get",
-      path: "/imports/{id}",
-      params: IdParam,
-      summary: "How many rows an import holds, and how many are invalid",
-      description: "The import.",
-      schema: ImportStatus,
-    },
-    staged((_, found) => ({ id: found.id, createdAt: found.created_at, rows: found.rows, invalid: found.invalid })),
-  );
+  imports.get("How many rows an import holds, and how many are invalid", "The import.");
 
-  operation(
+  imports.on(
     {
       method: "post",
-      path: "/imports/{id}/rows",
-      params: IdParam,
+      path: "/rows",
       body: RowsUpload,
       summary: `Upload up to ${MAX_ROWS_PER_REQUEST} rows; each is validated and kept, nothing is applied`,
       description: "What was received, and the invalid rows by line and field.",
       schema: RowsAccepted,
     },
-    staged(async (c, found, { body }) => {
+    async (c, found, { body }) => {
       const invalid: RowError[] = [];
       const rows = body.rows.map(({ line, record }): StagedRow => {
         const text = JSON.stringify(record ?? null);
@@ -184,31 +166,29 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       });
       await c.env.DB.batch(stageRows(c.env.DB, found.id, rows));
       return { received: rows.length, invalid };
-    }),
+    },
   );
 
-  operation(
+  imports.on(
     {
       method: "post",
-      path: "/imports/{id}/plan",
-      params: IdParam,
+      path: "/plan",
       summary: "What committing would add, change and remove (a dry run)",
       description: "The plan; `valid` false lists every problem.",
       schema: ImportPlan,
     },
-    staged(async (c, found) => planView(found.id, found.rows, await planOf(c.env.DB, found.id))),
+    async (c, found) => planView(found.id, found.rows, await planOf(c.env.DB, found.id)),
   );
 
-  operation(
+  imports.on(
     {
       method: "post",
-      path: "/imports/{id}/commit",
-      params: IdParam,
+      path: "/commit",
       summary: "Apply the import: everything at once, or nothing",
       description: "Applied; the import is gone.",
       schema: ImportCommitted,
     },
-    staged(async (c, found) => {
+    async (c, found) => {
       if (found.rows === 0) return adminError(c, 400, "The import holds no rows; upload some first.");
       const plan = await planOf(c.env.DB, found.id);
       if (plan.errors.length > 0) {
@@ -230,17 +210,14 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       const contentVersion = readContentVersion(results[results.length - 1] as D1Result<ContentVersion>).version;
       forgetContentVersion();
       return { ...planView(found.id, found.rows, plan), contentVersion };
-    }),
+    },
   );
 
-  operation(
-    { method: "delete", path: "/imports/{id}", params: IdParam, summary: "Discard an import and its rows", description: "Discarded." },
-    staged(async (c, found) => {
-      await deleteImport(c.env.DB, found.id).run();
-    }),
-  );
+  imports.remove({ summary: "Discard an import and its rows", description: "Discarded." }, async (c, found) => {
+    await deleteImport(c.env.DB, found.id).run();
+  });
 
-  operation(
+  imports.operation(
     {
       method: "get",
       path: "/content/export",
@@ -257,7 +234,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
+  imports.operation(
     {
       method: "delete",
       path: "/content/entities/{entityId}",

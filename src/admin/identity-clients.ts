@@ -17,7 +17,7 @@ import { findOrganization } from "../storage/organizations";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, OrganizationId, SafeId, Timestamp } from "./openapi";
-import { itemsOf, operations } from "./operation";
+import { resource } from "./operation";
 
 // External issuers choose their own client IDs: any visible ASCII, no spaces or control characters.
 const ClientId = z.string().regex(CLIENT_ID_PATTERN, "must be 1-255 visible ASCII characters");
@@ -38,7 +38,6 @@ const IdentityClientWithSecret = IdentityClient.extend({
   clientSecret: z.string().optional().openapi({ description: "Realm clients only; shown once: only its SHA-256 is stored." }),
 }).openapi("IdentityClientWithSecret");
 
-const IdentityClientList = z.object({ identityClients: z.array(IdentityClient) });
 const IdentityClientCreate = z
   .strictObject({
     issuer: Issuer.default(REALM_ISSUER_KEY),
@@ -81,46 +80,32 @@ export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
   const noOrganization = (c: Context<AdminEnv>, id: string | null) =>
     adminError(c, 400, `No organization ${id}.`, [{ field: "organizationId", message: `no organization ${id}` }]);
 
-  const operation = operations(app, "Identity clients");
-  const ofIssuer = itemsOf("identity client", { params: IdParam, query: IssuerQuery }, (c, { params, query }) =>
-    load(c.env.DB, query.issuer, params.clientId),
-  );
+  const clients = resource(app, {
+    tag: "Identity clients",
+    path: "/identity-clients",
+    noun: "identity client",
+    params: IdParam,
+    itemQuery: IssuerQuery,
+    item: IdentityClient,
+    load: (c, { params, query }): Promise<IdentityClientView | null> => load(c.env.DB, query.issuer, params.clientId),
+    view,
+  });
 
-  operation(
-    {
-      method: "get",
-      path: "/identity-clients",
-      summary: "List identity clients of every issuer (no secrets)",
-      description: "Clients by issuer and ID.",
-      schema: IdentityClientList,
-    },
-    async (c) => ({ identityClients: (await listIdentityClients(c.env.DB)).map(view) }),
+  clients.list(
+    "identityClients",
+    { summary: "List identity clients of every issuer (no secrets)", description: "Clients by issuer and ID." },
+    (c) => listIdentityClients(c.env.DB),
   );
+  clients.get("One identity client", "The client.");
 
-  operation(
+  clients.create(
     {
-      method: "get",
-      path: "/identity-clients/{clientId}",
-      params: IdParam,
-      query: IssuerQuery,
-      summary: "One identity client",
-      description: "The client.",
-      schema: IdentityClient,
-    },
-    ofIssuer((_, row) => view(row)),
-  );
-
-  operation(
-    {
-      method: "post",
-      path: "/identity-clients",
-      body: IdentityClientCreate,
-      status: 201,
       summary: "Create an identity client; a realm client's secret is shown once",
       description: "Created (a realm client with its secret).",
+      body: IdentityClientCreate,
       schema: IdentityClientWithSecret,
     },
-    async (c, { body: input }) => {
+    async (c, input) => {
       if (!trusted(c.env, input.issuer)) return untrustedIssuer(c, input.issuer);
       const clientId = input.clientId ?? randomId("client-");
       if (await load(c.env.DB, input.issuer, clientId))
@@ -149,62 +134,51 @@ export function identityClientRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
+  clients.on(
     {
       method: "patch",
-      path: "/identity-clients/{clientId}",
-      params: IdParam,
-      query: IssuerQuery,
       body: IdentityClientPatch,
       summary: "Move an identity client to another organization (or to none)",
       description: "Moved.",
-      schema: IdentityClient,
     },
-    ofIssuer(async (c, row, { body: { organizationId } }) => {
+    async (c, row, { body: { organizationId } }) => {
       if (!(await organizationExists(c.env.DB, organizationId))) return noOrganization(c, organizationId);
       await c.env.DB.batch([
         setClientOrganization(c.env.DB, row.issuer, row.client_id, organizationId),
         audit(c, "identity_client.move", row.client_id, { issuer: row.issuer, from: row.organization_id, to: organizationId }),
       ]);
       return view({ ...row, organization_id: organizationId });
-    }),
+    },
   );
 
-  operation(
+  // Only the realm's clients have a secret here, so rotating one takes no issuer.
+  resource(app, {
+    ...clients.spec,
+    noun: "realm identity client",
+    itemQuery: undefined,
+    load: (c, { params }) => load(c.env.DB, REALM_ISSUER_KEY, params.clientId),
+  }).on(
     {
       method: "post",
-      path: "/identity-clients/{clientId}/secret",
-      params: IdParam,
+      path: "/secret",
+      schema: IdentityClientWithSecret,
       summary: "Rotate a realm client's secret; the old one stops working at once",
       description: "The new secret, shown once.",
-      schema: IdentityClientWithSecret,
     },
-    itemsOf("realm identity client", { params: IdParam }, (c, { params }) => load(c.env.DB, REALM_ISSUER_KEY, params.clientId))(
-      async (c, row) => {
-        const clientSecret = randomSecret();
-        await c.env.DB.batch([
-          setClientSecret(c.env.DB, row.client_id, await sha256Hex(clientSecret)),
-          audit(c, "identity_client.rotate_secret", row.client_id),
-        ]);
-        return { ...view(row), clientSecret };
-      },
-    ),
+    async (c, row) => {
+      const clientSecret = randomSecret();
+      await c.env.DB.batch([
+        setClientSecret(c.env.DB, row.client_id, await sha256Hex(clientSecret)),
+        audit(c, "identity_client.rotate_secret", row.client_id),
+      ]);
+      return { ...view(row), clientSecret };
+    },
   );
 
-  operation(
-    {
-      method: "delete",
-      path: "/identity-clients/{clientId}",
-      params: IdParam,
-      query: IssuerQuery,
-      summary: "Delete an identity client",
-      description: "Deleted.",
-    },
-    ofIssuer(async (c, row) => {
-      await c.env.DB.batch([
-        deleteIdentityClient(c.env.DB, row.issuer, row.client_id),
-        audit(c, "identity_client.delete", row.client_id, { issuer: row.issuer }),
-      ]);
-    }),
-  );
+  clients.remove({ summary: "Delete an identity client", description: "Deleted." }, async (c, row) => {
+    await c.env.DB.batch([
+      deleteIdentityClient(c.env.DB, row.issuer, row.client_id),
+      audit(c, "identity_client.delete", row.client_id, { issuer: row.issuer }),
+    ]);
+  });
 }

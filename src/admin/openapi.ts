@@ -34,6 +34,14 @@ export const OrganizationId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1-63 lower-case letters, digits or '-'")
   .openapi({ example: "org-aurora" });
+/** The `{id}` of a route on one item whose IDs the service makes (API keys, users, imports). */
+export const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 export const Timestamp = z.string().openapi({ description: "ISO 8601 UTC", example: "2026-11-23T10:00:00.000Z" });
 
 /** SPEC's error envelope as a typed JSON response of the route (so the OpenAPI document and the code agree). */

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { jsonContent } from "../http/openapi";
 import type { AdminEnv } from "./auth";
@@ -106,4 +106,87 @@ export function itemsOf<P extends z.ZodObject, Row, Q extends z.ZodObject | unde
       const row = await load(c, input as { params: z.output<P>; query: Output<Q> });
       return row ? handle(c, row, input) : notFound(c, `such ${noun}`);
     };
+}
+
+export interface ResourceSpec<P extends z.ZodObject, Q extends z.ZodObject | undefined, Row, T extends z.ZodType> {
+  tag: string;
+  /** The collection; one item is at `path/{param}` for each parameter of `params`. */
+  path: string;
+  /** What an item is called when there is none: "No such <noun>." */
+  noun: string;
+  params: P;
+  /** A query every route on an item takes (an identity client's issuer). */
+  itemQuery?: Q;
+  /** What a route on an item answers, unless it says otherwise. */
+  item: T;
+  load: (c: AdminContext, input: { params: z.output<P>; query: Output<Q> }) => Promise<Row | null | undefined>;
+  view: (row: Row) => z.input<T>;
+}
+
+/** What the OpenAPI document says of a route: its summary, and what its success response holds. */
+type Described = { summary: string; description: string };
+
+/**
+ * The routes of one operator resource, declared one way: the collection's list and create, and the
+ * routes on one item (get, actions, delete), which answer 404 for an item that does not exist before
+ * their handler runs. `operation` declares a route that fits none of these.
+ */
+export function resource<P extends z.ZodObject, Row, T extends z.ZodType, Q extends z.ZodObject | undefined = undefined>(
+  app: OpenAPIHono<AdminEnv>,
+  spec: ResourceSpec<P, Q, Row, T>,
+) {
+  const operation = operations(app, spec.tag);
+  const stored = itemsOf(spec.noun, { params: spec.params, query: spec.itemQuery }, spec.load);
+  const itemPath = `${spec.path}/${Object.keys(spec.params.shape)
+    .map((name) => `{${name}}`)
+    .join("/")}`;
+  /**
+   * A route on one item: at the item's path, or below it (`path`, with more parameters in `params`, which
+   * extend the resource's); it answers `schema`, the item unless it says otherwise (undefined: 204).
+   */
+  const on = <B extends z.ZodType | undefined = undefined, S extends z.ZodType | undefined = T, PP extends P = P>(
+    route: Described & { method: OperationSpec<S, P, Q, B>["method"]; path?: string; params?: PP; body?: B; schema?: S },
+    handle: (c: AdminContext, row: Row, input: OperationInput<PP, Q, B>) => Answer<S> | Promise<Answer<S>>,
+  ) =>
+    operation<S, PP, Q, B>(
+      {
+        ...route,
+        path: `${itemPath}${route.path ?? ""}`,
+        params: route.params ?? (spec.params as PP),
+        query: spec.itemQuery,
+        schema: "schema" in route ? route.schema : (spec.item as unknown as S),
+      },
+      // The item is found by the resource's own parameters, which every route below it carries too.
+      stored<S, B>(handle as (c: AdminContext, row: Row, input: OperationInput<P, Q, B>) => Answer<S> | Promise<Answer<S>>) as Handler<
+        S,
+        PP,
+        Q,
+        B
+      >,
+    );
+  return {
+    spec,
+    operation,
+    /** GET the collection: `{ [key]: items }`, the rows `rows` reads, each as `view` shows it. */
+    list: <L extends z.ZodObject | undefined = undefined>(
+      key: string,
+      route: Described & { query?: L },
+      rows: (c: AdminContext, query: Output<L>) => Promise<Row[]>,
+    ) =>
+      operation({ ...route, method: "get", path: spec.path, schema: z.object({ [key]: z.array(spec.item) }) }, async (c, { query }) => ({
+        [key]: (await rows(c, query)).map(spec.view),
+      })),
+    /** POST to the collection: 201 with `schema`. */
+    create: <S extends z.ZodType, B extends z.ZodType | undefined = undefined>(
+      route: Described & { body?: B; schema: S },
+      handle: (c: AdminContext, body: Output<B>) => Answer<S> | Promise<Answer<S>>,
+    ) =>
+      operation<S, undefined, undefined, B>({ ...route, method: "post", path: spec.path, status: 201 }, (c, { body }) => handle(c, body)),
+    /** GET one item, as `view` shows it. */
+    get: (summary: string, description: string) =>
+      on({ summary, description, method: "get", schema: spec.item }, (_, row) => spec.view(row) as Answer<T>),
+    on,
+    remove: (route: Described, handle: (c: AdminContext, row: Row) => Promise<Response | void>) =>
+      on<undefined, undefined>({ ...route, method: "delete", schema: undefined }, handle),
+  };
 }

@@ -12,7 +12,7 @@ import {
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, OrganizationId, SafeId, Timestamp } from "./openapi";
-import { itemsOf, operations } from "./operation";
+import { resource } from "./operation";
 
 const Organization = z
   .object({
@@ -25,7 +25,6 @@ const Organization = z
   })
   .openapi("Organization");
 
-const OrganizationList = z.object({ organizations: z.array(Organization) });
 const OrganizationName = z.string().trim().min(1).max(200);
 const OrganizationCreate = z.strictObject({ id: OrganizationId, name: OrganizationName, scope: z.array(SafeId).max(1000).default([]) });
 const OrganizationPatch = z.strictObject({ name: OrganizationName });
@@ -43,45 +42,31 @@ const view = (row: OrganizationRow) => ({
 });
 
 export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
-  const operation = operations(app, "Organizations");
   const load = async (db: D1Database, id: string) => (await listOrganizations(db, id))[0];
-  const stored = itemsOf("organization", { params: IdParam }, (c, { params: { id } }) => load(c.env.DB, id));
   const reloaded = async (db: D1Database, id: string) => view((await load(db, id))!);
+  const organizations = resource(app, {
+    tag: "Organizations",
+    path: "/organizations",
+    noun: "organization",
+    params: IdParam,
+    item: Organization,
+    load: (c, { params }) => load(c.env.DB, params.id),
+    view,
+  });
 
-  operation(
-    {
-      method: "get",
-      path: "/organizations",
-      summary: "List organizations with their scope",
-      description: "Organizations by ID.",
-      schema: OrganizationList,
-    },
-    async (c) => ({ organizations: (await listOrganizations(c.env.DB)).map(view) }),
+  organizations.list("organizations", { summary: "List organizations with their scope", description: "Organizations by ID." }, (c) =>
+    listOrganizations(c.env.DB),
   );
+  organizations.get("One organization", "The organization.");
 
-  operation(
+  organizations.create(
     {
-      method: "get",
-      path: "/organizations/{id}",
-      params: IdParam,
-      summary: "One organization",
-      description: "The organization.",
-      schema: Organization,
-    },
-    stored((_, row) => view(row)),
-  );
-
-  operation(
-    {
-      method: "post",
-      path: "/organizations",
-      body: OrganizationCreate,
-      status: 201,
       summary: "Create an organization, optionally with its scope",
       description: "Created.",
+      body: OrganizationCreate,
       schema: Organization,
     },
-    async (c, { body: { id, name, scope } }) => {
+    async (c, { id, name, scope }) => {
       if (await load(c.env.DB, id)) return adminError(c, 409, `Organization ${id} already exists.`);
       const known = new Set((await entitiesByIdOrBrand(c.env.DB, scope, [])).map((e) => e.id));
       const unknown = scope.flatMap((entityId, i) =>
@@ -99,31 +84,17 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
-    {
-      method: "patch",
-      path: "/organizations/{id}",
-      params: IdParam,
-      body: OrganizationPatch,
-      summary: "Rename an organization",
-      description: "Renamed.",
-      schema: Organization,
-    },
-    stored(async (c, row, { body: { name } }) => {
+  organizations.on(
+    { method: "patch", body: OrganizationPatch, summary: "Rename an organization", description: "Renamed." },
+    async (c, row, { body: { name } }) => {
       await c.env.DB.batch([renameOrganization(c.env.DB, row.id, name), audit(c, "organization.rename", row.id, { name })]);
       return reloaded(c.env.DB, row.id);
-    }),
+    },
   );
 
-  operation(
-    {
-      method: "delete",
-      path: "/organizations/{id}",
-      params: IdParam,
-      summary: "Delete an organization that has no users and no identity clients",
-      description: "Deleted.",
-    },
-    stored(async (c, row) => {
+  organizations.remove(
+    { summary: "Delete an organization that has no users and no identity clients", description: "Deleted." },
+    async (c, row) => {
       // Deleting would silently cut users and clients off; the operator moves or removes them first.
       if (row.users > 0 || row.clients > 0) {
         return adminError(
@@ -133,43 +104,39 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
         );
       }
       await c.env.DB.batch([deleteOrganization(c.env.DB, row.id), audit(c, "organization.delete", row.id)]);
-    }),
+    },
   );
 
-  operation(
+  organizations.on(
     {
       method: "post",
-      path: "/organizations/{id}/scope",
-      params: IdParam,
+      path: "/scope",
       body: ScopeAdd,
       summary: "Add an entity to an organization's scope",
       description: "The organization with its new scope.",
-      schema: Organization,
     },
-    stored(async (c, row, { body: { entityId } }) => {
+    async (c, row, { body: { entityId } }) => {
       if (!(await findEntity(c.env.DB, entityId)))
         return adminError(c, 400, `No entity ${entityId}.`, [{ field: "entityId", message: `no entity ${entityId}` }]);
       if (row.scope.includes(entityId)) return adminError(c, 409, `${entityId} is already in ${row.id}'s scope.`);
       await c.env.DB.batch([insertScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.add", row.id, { entityId })]);
       return reloaded(c.env.DB, row.id);
-    }),
+    },
   );
 
-  operation(
+  // One entity of the scope is a resource of its own: its path names the organization and the entity.
+  organizations.on(
     {
       method: "delete",
-      path: "/organizations/{id}/scope/{entityId}",
+      path: "/scope/{entityId}",
       params: ScopeParam,
       summary: "Remove an entity from an organization's scope",
       description: "The organization with its new scope.",
-      schema: Organization,
     },
-    itemsOf("organization", { params: ScopeParam }, (c, { params: { id } }) => load(c.env.DB, id))(
-      async (c, row, { params: { entityId } }) => {
-        if (!row.scope.includes(entityId)) return adminError(c, 404, `${entityId} is not in ${row.id}'s scope.`);
-        await c.env.DB.batch([deleteScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.remove", row.id, { entityId })]);
-        return reloaded(c.env.DB, row.id);
-      },
-    ),
+    async (c, row, { params: { entityId } }) => {
+      if (!row.scope.includes(entityId)) return adminError(c, 404, `${entityId} is not in ${row.id}'s scope.`);
+      await c.env.DB.batch([deleteScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.remove", row.id, { entityId })]);
+      return reloaded(c.env.DB, row.id);
+    },
   );
 }

@@ -7,8 +7,8 @@ import { findOrganization } from "../storage/organizations";
 import { disableUser, enableUser, findUser, findUserByEmail, insertUser, listUsers, setUserPassword, type UserRow } from "../storage/users";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, OrganizationId, Timestamp } from "./openapi";
-import { itemsOf, operations } from "./operation";
+import { adminError, IdParam, OrganizationId, Timestamp } from "./openapi";
+import { resource } from "./operation";
 
 const User = z
   .object({
@@ -20,7 +20,6 @@ const User = z
     createdAt: Timestamp,
   })
   .openapi("User");
-const UserList = z.object({ users: z.array(User) });
 const GeneratedPassword = z.string().optional().openapi({ description: "Only when the server chose the password: shown once." });
 const UserWithPassword = z.object({ user: User, password: GeneratedPassword }).openapi("UserWithPassword");
 
@@ -31,13 +30,6 @@ const UserCreate = z.strictObject({
   password: Password.optional().openapi({ description: "A random one is chosen (and returned once) when omitted." }),
 });
 const PasswordReset = z.strictObject({ password: Password.optional() });
-const IdParam = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
-});
 const ListQuery = z.object({ organizationId: OrganizationId.optional().openapi({ param: { name: "organizationId", in: "query" } }) });
 
 const view = (row: UserRow) => ({
@@ -50,37 +42,26 @@ const view = (row: UserRow) => ({
 });
 
 export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
-  const operation = operations(app, "Users");
-  const stored = itemsOf("user", { params: IdParam }, (c, { params: { id } }) => findUser(c.env.DB, id));
+  const users = resource(app, {
+    tag: "Users",
+    path: "/users",
+    noun: "user",
+    params: IdParam,
+    item: User,
+    load: (c, { params }) => findUser(c.env.DB, params.id),
+    view,
+  });
 
-  operation(
-    {
-      method: "get",
-      path: "/users",
-      query: ListQuery,
-      summary: "List connector users, all or of one organization",
-      description: "Users by email.",
-      schema: UserList,
-    },
-    async (c, { query }) => ({ users: (await listUsers(c.env.DB, query.organizationId)).map(view) }),
+  users.list(
+    "users",
+    { query: ListQuery, summary: "List connector users, all or of one organization", description: "Users by email." },
+    (c, query) => listUsers(c.env.DB, query.organizationId),
   );
+  users.get("One user", "The user.");
 
-  operation(
-    { method: "get", path: "/users/{id}", params: IdParam, summary: "One user", description: "The user.", schema: User },
-    stored((_, row) => view(row)),
-  );
-
-  operation(
-    {
-      method: "post",
-      path: "/users",
-      body: UserCreate,
-      status: 201,
-      summary: "Create a user who can sign in to connect assistants",
-      description: "Created.",
-      schema: UserWithPassword,
-    },
-    async (c, { body: input }) => {
+  users.create(
+    { summary: "Create a user who can sign in to connect assistants", description: "Created.", body: UserCreate, schema: UserWithPassword },
+    async (c, input) => {
       const email = normalizeEmail(input.email);
       if (await findUserByEmail(c.env.DB, email)) return adminError(c, 409, `A user with the email ${email} already exists.`);
       if (!(await findOrganization(c.env.DB, input.organizationId))) {
@@ -103,51 +84,41 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  operation(
+  users.on(
     {
       method: "post",
-      path: "/users/{id}/disable",
-      params: IdParam,
+      path: "/disable",
       summary: "Disable a user: their tokens stop working within 5 s and their sessions end",
       description: "Disabled.",
-      schema: User,
     },
-    stored(async (c, row) => {
+    async (c, row) => {
       if (row.disabled_at !== null) return adminError(c, 409, `User ${row.id} is already disabled.`);
       const at = new Date().toISOString();
       await c.env.DB.batch([disableUser(c.env.DB, row.id, at), audit(c, "user.disable", row.id, { email: row.email })]);
       await removeUserGrants(c.env, c.req.url, row.id);
       return view({ ...row, disabled_at: at, tokens_valid_after: at });
-    }),
+    },
   );
 
-  operation(
-    {
-      method: "post",
-      path: "/users/{id}/enable",
-      params: IdParam,
-      summary: "Enable a user again; their earlier authorizations stay revoked",
-      description: "Enabled.",
-      schema: User,
-    },
-    stored(async (c, row) => {
+  users.on(
+    { method: "post", path: "/enable", summary: "Enable a user again; their earlier authorizations stay revoked", description: "Enabled." },
+    async (c, row) => {
       if (row.disabled_at === null) return adminError(c, 409, `User ${row.id} is not disabled.`);
       await c.env.DB.batch([enableUser(c.env.DB, row.id), audit(c, "user.enable", row.id, { email: row.email })]);
       return view({ ...row, disabled_at: null });
-    }),
+    },
   );
 
-  operation(
+  users.on(
     {
       method: "post",
-      path: "/users/{id}/password",
-      params: IdParam,
+      path: "/password",
       body: PasswordReset,
+      schema: UserWithPassword,
       summary: "Set a new password; every earlier authorization of the user is revoked",
       description: "Set.",
-      schema: UserWithPassword,
     },
-    stored(async (c, row, { body: input }) => {
+    async (c, row, { body: input }) => {
       const password = input.password ?? randomSecret(18);
       const at = new Date().toISOString();
       await c.env.DB.batch([
@@ -156,6 +127,6 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
       ]);
       await removeUserGrants(c.env, c.req.url, row.id);
       return { user: view(row), ...(input.password === undefined ? { password } : {}) };
-    }),
+    },
   );
 }

@@ -89,25 +89,16 @@ const flagValue = z
   .enum(["true", "false", "1", "0"], { message: "must be one of true, false, 1, 0" })
   .transform((v) => v === "true" || v === "1");
 
+/** A boolean flag of the FAQ feed's query: true, false, 1 or 0, false when absent. */
+const flag = (name: string, description: string) =>
+  flagValue
+    .optional()
+    .default(false)
+    .openapi({ param: { name, in: "query" }, description, type: "string", enum: ["true", "false", "1", "0"] });
+
 export const FaqQuery = z.object({
-  includePropertyId: flagValue
-    .optional()
-    .default(false)
-    .openapi({
-      param: { name: "includePropertyId", in: "query" },
-      description: "Adds `about.propertyId` (integer or null). Default false.",
-      type: "string",
-      enum: ["true", "false", "1", "0"],
-    }),
-  includeCategory: flagValue
-    .optional()
-    .default(false)
-    .openapi({
-      param: { name: "includeCategory", in: "query" },
-      description: "Adds `category` to each Question. Default false.",
-      type: "string",
-      enum: ["true", "false", "1", "0"],
-    }),
+  includePropertyId: flag("includePropertyId", "Adds `about.propertyId` (integer or null). Default false."),
+  includeCategory: flag("includeCategory", "Adds `category` to each Question. Default false."),
 });
 export type FaqFlags = z.output<typeof FaqQuery>;
 

@@ -159,7 +159,10 @@ describe("npm run admin", () => {
     await expectFailure(["connector-client", "show", client.clientId], /No such connector client/);
     // Client IDs are base64url: one that begins with "-" is still an ID, not an option.
     await expectFailure(["connector-client", "show", "-52n3t2pnwzOrqWW"], /No such connector client/);
-    await expectFailure(["connector-client", "redirect-uri", "remove", "-52n3t2pnwzOrqWW", "http://127.0.0.1:4545/cb"], /is not allowed for -52n3t2pnwzOrqWW/);
+    await expectFailure(
+      ["connector-client", "redirect-uri", "remove", "-52n3t2pnwzOrqWW", "http://127.0.0.1:4545/cb"],
+      /is not allowed for -52n3t2pnwzOrqWW/,
+    );
   });
 
   it("exports content and imports it back byte for byte, in both formats, changing nothing", async () => {
