@@ -74,6 +74,18 @@ try {
   const res = await fetch(`${origin}/admin/v1/fixture`, { method: "POST", headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
   if (!res.ok) throw new Error(`loading the demo fixture failed: ${res.status} ${await res.text()}`);
   const { loaded } = await res.json();
+  // A database kept from an earlier version may hold FAQs indexed by an older analysis: analyse them again.
+  if (!loaded) {
+    for (let after = ""; after !== undefined;) {
+      const page = await fetch(`${origin}/admin/v1/search/reindex`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ after, limit: 500 }),
+      });
+      if (!page.ok) throw new Error(`analysing the stored content again failed: ${page.status} ${await page.text()}`);
+      after = (await page.json()).next;
+    }
+  }
   console.log(`
   Hospitality Content & MCP Access Service: ${origin}
   Demo fixture: ${loaded ? "loaded into the empty local database" : "already present"}

@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
+import { dailyUpkeep } from "./upkeep";
 
 export { McpSession } from "./mcp/session";
 export { RateCounter } from "./rate-limit/rate-counter";
@@ -8,4 +9,5 @@ const app = createApp();
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+  scheduled: (controller, env, ctx) => ctx.waitUntil(dailyUpkeep(env, new Date(controller.scheduledTime))),
 } satisfies ExportedHandler<Env>;

@@ -7,6 +7,7 @@ import { contentRoutes } from "./content";
 import { identityClientRoutes } from "./identity-clients";
 import { adminError } from "./openapi";
 import { organizationRoutes } from "./organizations";
+import { searchRoutes } from "./search";
 import { systemRoutes } from "./system";
 import { userRoutes } from "./users";
 
@@ -46,6 +47,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
   userRoutes(api);
   connectorClientRoutes(api);
   contentRoutes(api);
+  searchRoutes(api);
   systemRoutes(api);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" });

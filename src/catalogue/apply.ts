@@ -1,5 +1,15 @@
-import { deleteEntities, entitiesByIdOrBrand, insertEntities, updateEntities } from "../storage/entities";
-import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs } from "../storage/faqs";
+import {
+  deleteEntities,
+  entitiesByIdOrBrand,
+  insertEntities,
+  updateEntities,
+  type EntityRow,
+  type StoredEntity,
+} from "../storage/entities";
+import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs, type FaqIndexTerms, type FaqRow } from "../storage/faqs";
+import { faqTerms } from "../search/analyze";
+import { nameKey } from "../search/normalize";
+import { DEFAULT_LANGUAGE, languageOf } from "../search/languages";
 import { planContent, type ContentChanges, type ContentPlan, type CurrentContent, type StagedRecord } from "./plan";
 
 /** What is stored of the entities the records name, the brands they point at, and the properties of their brands. */
@@ -31,10 +41,16 @@ export async function planImport(db: D1Database, rows: StagedRecord[], now = new
  * batch they are one transaction.
  */
 export const changeStatements = (db: D1Database, changes: ContentChanges): D1PreparedStatement[] => [
-  ...insertEntities(db, changes.entities.insert),
-  ...updateEntities(db, changes.entities.update),
+  ...insertEntities(db, changes.entities.insert.map(keyed)),
+  ...updateEntities(db, changes.entities.update.map(keyed)),
   ...deleteFaqs(db, changes.faqs.remove),
-  ...updateFaqs(db, changes.faqs.update),
-  ...insertFaqs(db, changes.faqs.insert),
+  ...updateFaqs(db, changes.faqs.update.map(indexed)),
+  ...insertFaqs(db, changes.faqs.insert.map(indexed)),
   ...deleteEntities(db, changes.entities.remove),
 ];
+
+/** An entity with the key its name is looked up by. */
+const keyed = (entity: EntityRow): StoredEntity => ({ ...entity, name_key: nameKey(entity.name) });
+
+/** An FAQ with the terms the search index keeps of it, analysed in the content's language. */
+export const indexed = <T extends FaqRow>(faq: T): T & FaqIndexTerms => ({ ...faq, ...faqTerms(faq, languageOf(DEFAULT_LANGUAGE)) });

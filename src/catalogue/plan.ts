@@ -1,4 +1,5 @@
-import { nameKey, type EntityRow, type StoredEntity } from "../storage/entities";
+import { nameKey } from "../search/normalize";
+import type { EntityRow, StoredEntity } from "../storage/entities";
 import type { FaqInput, StoredFaq } from "../storage/faqs";
 import type { ContentRecord, FaqRecord, RowError } from "./records";
 

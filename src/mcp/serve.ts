@@ -1,6 +1,8 @@
 import { createMcpHandler, WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import { MCP_SCOPE } from "../identity/tokens";
+import { dayOf, unansweredKey } from "../search/unanswered";
+import { countUnanswered } from "../storage/unanswered-questions";
 import type { McpEnv } from "./context";
 import { inEnvelope, MODERN_PROTOCOL_VERSION } from "./request-checks";
 import { createMcpServer } from "./server";
@@ -16,6 +18,18 @@ const toolContext = (c: Context<McpEnv>, protocolVersion: string): ToolContext =
   db: c.env.DB.withSession("first-unconstrained"),
   organizationId: c.get("principal").organizationId,
   protocolVersion,
+  waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+  countUnanswered: (question, tool) => {
+    const key = unansweredKey(question);
+    if (key === null) return;
+    const at = new Date();
+    const row = { organizationId: c.get("principal").organizationId, day: dayOf(at), question: key, tool, at: at.toISOString() };
+    // A count that fails is logged and lost: it must never fail the answer.
+    const counted = Promise.resolve()
+      .then(() => countUnanswered(c.env.DB, row).run())
+      .catch((error: unknown) => console.error(JSON.stringify({ event: "unanswered_count_failed", message: String(error) })));
+    c.executionCtx.waitUntil(counted);
+  },
 });
 
 /**

@@ -17,10 +17,7 @@ export interface EntityRow {
 
 const COLUMNS = "id, kind, name, brand_id, property_id, updated_at";
 
-/** What a lookup by name compares: the name in Unicode lower case, so `MÜNCHEN` finds `München`. */
-export const nameKey = (name: string): string => name.normalize("NFKC").toLowerCase();
-
-/** A stored entity with the key its name was folded to when written. */
+/** A stored entity with the key its name was folded to when written (src/search/normalize.ts `nameKey`). */
 export type StoredEntity = EntityRow & { name_key: string };
 
 export const entityStatement = (db: D1Reader, id: string): D1PreparedStatement =>
@@ -46,6 +43,15 @@ export async function countEntities(db: D1Reader): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** The next `limit` stored entities after `afterId`, by ID. */
+export async function storedEntitiesAfter(db: D1Reader, afterId: string, limit: number): Promise<StoredEntity[]> {
+  const { results } = await db
+    .prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE id > ? ORDER BY id LIMIT ?`)
+    .bind(afterId, limit)
+    .all<StoredEntity>();
+  return results;
+}
+
 /** Stored entities with one of `ids`, and the properties of the brands among `brandIds`. */
 export async function entitiesByIdOrBrand(db: D1Reader, ids: string[], brandIds: string[]): Promise<StoredEntity[]> {
   const statements = [
@@ -66,13 +72,11 @@ const FROM_JSON = `SELECT json_extract(value, '$.id') AS id, json_extract(value,
   json_extract(value, '$.brand_id') AS brand_id, json_extract(value, '$.property_id') AS property_id,
   json_extract(value, '$.updated_at') AS updated_at, json_extract(value, '$.name_key') AS name_key FROM json_each(?)`;
 
-const withNameKeys = (rows: EntityRow[]) => rows.map((row) => ({ ...row, name_key: nameKey(row.name) }));
+export const insertEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedStatement[] =>
+  jsonChunks(rows).map((chunk) => db.prepare(`INSERT INTO entities (${COLUMNS}, name_key) ${FROM_JSON}`).bind(chunk));
 
-export const insertEntities = (db: D1Reader, rows: EntityRow[]): D1PreparedStatement[] =>
-  jsonChunks(withNameKeys(rows)).map((chunk) => db.prepare(`INSERT INTO entities (${COLUMNS}, name_key) ${FROM_JSON}`).bind(chunk));
-
-export const updateEntities = (db: D1Reader, rows: EntityRow[]): D1PreparedStatement[] =>
-  jsonChunks(withNameKeys(rows)).map((chunk) =>
+export const updateEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedStatement[] =>
+  jsonChunks(rows).map((chunk) =>
     db
       .prepare(
         `UPDATE entities SET kind = j.kind, name = j.name, brand_id = j.brand_id, property_id = j.property_id,

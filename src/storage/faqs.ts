@@ -17,6 +17,16 @@ export interface FaqInput extends FaqRow {
 
 export interface StoredFaq extends FaqInput {
   id: number;
+  /** The version of the analysis its index terms were written with (src/search/analyze.ts). */
+  analyzer: number;
+}
+
+/** What the search index keeps of an FAQ: question, answer and category as analysed term strings (migration 0010). */
+export interface FaqIndexTerms {
+  terms_q: string;
+  terms_a: string;
+  terms_c: string;
+  analyzer: number;
 }
 
 /** One entity's FAQs in their stored order. */
@@ -60,33 +70,52 @@ export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: 
 export async function faqsOfEntities(db: D1Reader, entityIds: string[]): Promise<StoredFaq[]> {
   const statements = jsonChunks(entityIds).map((chunk) =>
     db
-      .prepare("SELECT id, entity_id, position, category, question, answer FROM faqs WHERE entity_id IN (SELECT value FROM json_each(?))")
+      .prepare(
+        "SELECT id, entity_id, position, category, question, answer, analyzer FROM faqs WHERE entity_id IN (SELECT value FROM json_each(?))",
+      )
       .bind(chunk),
   );
   if (statements.length === 0) return [];
   return (await db.batch<StoredFaq>(statements)).flatMap((result) => result.results);
 }
 
-export const insertFaqs = (db: D1Reader, faqs: FaqInput[]): D1PreparedStatement[] =>
+export const insertFaqs = (db: D1Reader, faqs: (FaqInput & FaqIndexTerms)[]): D1PreparedStatement[] =>
   jsonChunks(faqs).map((chunk) =>
     db
       .prepare(
         // brand_id repeats the entity's brand for the FAQ's scope key (migration 0009).
-        `INSERT INTO faqs (entity_id, position, category, question, answer, brand_id)
+        `INSERT INTO faqs (entity_id, position, category, question, answer, brand_id, terms_q, terms_a, terms_c, analyzer)
          SELECT json_extract(value, '$.entity_id'), json_extract(value, '$.position'), json_extract(value, '$.category'),
            json_extract(value, '$.question'), json_extract(value, '$.answer'),
-           (SELECT e.brand_id FROM entities e WHERE e.id = json_extract(value, '$.entity_id')) FROM json_each(?)`,
+           (SELECT e.brand_id FROM entities e WHERE e.id = json_extract(value, '$.entity_id')),
+           json_extract(value, '$.terms_q'), json_extract(value, '$.terms_a'), json_extract(value, '$.terms_c'),
+           json_extract(value, '$.analyzer') FROM json_each(?)`,
       )
       .bind(chunk),
   );
 
-export const updateFaqs = (db: D1Reader, faqs: StoredFaq[]): D1PreparedStatement[] =>
-  jsonChunks(faqs.map(({ id, category, question, answer }) => ({ id, category, question, answer }))).map((chunk) =>
+/** Rewrites FAQs' text and index terms (a changed FAQ, or one analysed again). */
+export const updateFaqs = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]): D1PreparedStatement[] =>
+  jsonChunks(
+    faqs.map(({ id, category, question, answer, terms_q, terms_a, terms_c, analyzer }) => ({
+      id,
+      category,
+      question,
+      answer,
+      terms_q,
+      terms_a,
+      terms_c,
+      analyzer,
+    })),
+  ).map((chunk) =>
     db
       .prepare(
-        `UPDATE faqs SET category = j.category, question = j.question, answer = j.answer
+        `UPDATE faqs SET category = j.category, question = j.question, answer = j.answer,
+           terms_q = j.terms_q, terms_a = j.terms_a, terms_c = j.terms_c, analyzer = j.analyzer
          FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.category') AS category,
-                 json_extract(value, '$.question') AS question, json_extract(value, '$.answer') AS answer FROM json_each(?)) AS j
+                 json_extract(value, '$.question') AS question, json_extract(value, '$.answer') AS answer,
+                 json_extract(value, '$.terms_q') AS terms_q, json_extract(value, '$.terms_a') AS terms_a,
+                 json_extract(value, '$.terms_c') AS terms_c, json_extract(value, '$.analyzer') AS analyzer FROM json_each(?)) AS j
          WHERE faqs.id = j.id`,
       )
       .bind(chunk),

@@ -1,5 +1,5 @@
 import type { D1Reader } from "./reader";
-import { nameKey, type EntityKind } from "./entities";
+import type { EntityKind } from "./entities";
 
 /**
  * Reads for the MCP tools. Every statement filters by the caller's organization in SQL: an entity is
@@ -9,48 +9,101 @@ import { nameKey, type EntityKind } from "./entities";
 const IN_SCOPE = `(e.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
   OR e.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
 
-/** How many times `mark` occurs in the SQL text expression `text`. */
-const occurrences = (text: string, mark: string) => `(length(${text}) - length(replace(${text}, ${mark}, '')))`;
+/** How many times `pattern` occurs in the SQL text expression `text`. */
+const occurrences = (text: string, pattern: string) =>
+  `((length(${text}) - length(replace(${text}, ${pattern}, ''))) / length(${pattern}))`;
+
+/**
+ * What a search looks for, as the JSON of one parameter (src/search/plan.ts): groups of terms, each counting
+ * as one term (a word of the question, or a concept with its terms); the topic patterns that make an FAQ
+ * about the question and what that adds; how much more a match in the question counts than one in the answer.
+ */
+export interface RankingInput {
+  /** `match`: the FTS5 expression of the group's phrases ("a" OR "b c"); `patterns`: the same in stored term strings. */
+  groups: { match: string; patterns: string[]; weight: number }[];
+  /** Topic patterns, each with what it adds to an FAQ whose question or category holds it (the most of them counts). */
+  topics: [pattern: string, boost: number][];
+  questionField: number;
+}
+
+/**
+ * At most this many FAQs are ranked by BM25F: those whose matching groups weigh most by document frequency and
+ * field (question or answer) alone. The rows one question may rank, however common its words are in scope.
+ */
+export const RANKED_AT_MOST = 200;
 
 /**
  * Ranked full-text matches among the FAQs in scope, as SQL common table expressions ending in
- * `ranked(id, score)`. Each FAQ is indexed with scope keys (migrations 0008, 0009): `k` and the hex of
- * its entity's ID and, for a property, of its brand's. `keys` is an SQL expression giving the FTS5
- * expression of the keys a FAQ must carry; `phrases` the parameter holding the JSON array of the
- * query's words as FTS5 phrases (`ftsPhrases`), searched in the question and answer only.
+ * `ranked(id, score, literal)`. Each FAQ is indexed with scope keys (migrations 0008, 0009): `k` and the hex
+ * of its entity's ID and, for a property, of its brand's. `keys` is an SQL expression giving the FTS5
+ * expression of the keys a FAQ must carry; `input` the parameter holding the RankingInput; `filters` SQL
+ * conditions on the FAQ `f` and its entity `e` that a ranked FAQ meets (a category, a kind), none when
+ * nothing narrows the search (the rows are then not read before they are chosen).
  *
- * The score is BM25 (k1 = 1.2, b = 0.75, length in characters) computed from the admitted FAQs alone:
- * their number, each phrase's document frequency among them, their average length. FTS5's own bm25()
- * reads the document frequency of every word across the whole index, which costs the whole catalogue on
- * every query and lets other organizations' content move the ranking; this reads only what is in scope.
+ * The score is BM25F (k1 = 1.2, b = 0.75) over the analysed question and answer, a question match counting
+ * `questionField` times, each group of terms counting as one term (its frequency the sum of its terms'),
+ * weighted, computed from the admitted FAQs alone: their number and each group's document frequency among
+ * them, and the average length of the FAQs ranked. FTS5's own bm25() reads the document frequency of every
+ * word across the whole index, which costs the whole catalogue on every query and lets other organizations'
+ * content move the ranking; this reads only what is in scope. `literal` says whether one of the question's
+ * own words matched (weight 1), not only terms its concepts brought in.
  */
-const scopeRanking = (keys: string, phrases: string) => `
+const scopeRanking = (keys: string, input: string, filters: string[]) => `
   admitted(expr) AS (SELECT ${keys}),
-  phrases(phrase) AS (SELECT value FROM json_each(${phrases})),
-  -- Materialized: flattened into the joins below, the planner could reach the index by rowid instead of by
-  -- the full-text match, where highlight() has nothing to mark.
-  hits(phrase, id, tf) AS MATERIALIZED (
-    SELECT phrase, id, ${occurrences("marked", "char(1)")} FROM (
-      SELECT p.phrase, faq_search.rowid AS id,
-        highlight(faq_search, 0, char(1), '') || highlight(faq_search, 1, char(1), '') AS marked
-      FROM phrases p CROSS JOIN faq_search
-      WHERE faq_search MATCH ((SELECT expr FROM admitted) || ' AND {question answer} : ' || p.phrase))
+  groups(grouping, expr, weight) AS MATERIALIZED (
+    SELECT key, json_extract(value, '$.match'), json_extract(value, '$.weight') FROM json_each(${input}, '$.groups')
   ),
-  admitted_stats(n, length) AS (
-    SELECT count(*), avg(length(f.question) + length(f.answer)) FROM faq_search JOIN faqs f ON f.id = faq_search.rowid
-    WHERE faq_search MATCH (SELECT expr FROM admitted)
+  patterns(grouping, pattern) AS MATERIALIZED (
+    SELECT g.key, p.value FROM json_each(${input}, '$.groups') g, json_each(g.value, '$.patterns') p
   ),
-  df(phrase, n) AS (SELECT phrase, count(*) FROM hits GROUP BY phrase),
-  ranked(id, score) AS (
-    SELECT h.id, sum(
-      ln(1 + (s.n - df.n + 0.5) / (df.n + 0.5))
-        * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * (length(f.question) + length(f.answer)) / s.length)))
-    FROM hits h JOIN df USING (phrase) JOIN faqs f ON f.id = h.id CROSS JOIN admitted_stats s
+  question_field(weight) AS MATERIALIZED (SELECT json_extract(${input}, '$.questionField')),
+  -- Materialized: each group is found through the full-text index together with the scope keys, before any join.
+  hits(grouping, weight, id) AS MATERIALIZED (
+    SELECT g.grouping, g.weight, faq_search.rowid FROM groups g CROSS JOIN faq_search
+    WHERE faq_search MATCH ((SELECT expr FROM admitted) || ' AND {terms_q terms_a} : (' || g.expr || ')')
+  ),
+  -- The same, in the question alone.
+  question_hits(grouping, id) AS MATERIALIZED (
+    SELECT g.grouping, faq_search.rowid FROM groups g CROSS JOIN faq_search
+    WHERE faq_search MATCH ((SELECT expr FROM admitted) || ' AND {terms_q} : (' || g.expr || ')')
+  ),
+  admitted_count(n) AS (SELECT count(*) FROM faq_search WHERE faq_search MATCH (SELECT expr FROM admitted)),
+  df(grouping, n) AS (SELECT grouping, count(*) FROM hits GROUP BY grouping),
+  -- The FAQs worth ranking among those the filter keeps: those whose groups weigh most by document frequency
+  -- and field alone, at most RANKED_AT_MOST.
+  candidates(id) AS MATERIALIZED (
+    SELECT h.id FROM hits h JOIN df USING (grouping) CROSS JOIN admitted_count n CROSS JOIN question_field q
+      LEFT JOIN question_hits qh ON qh.grouping = h.grouping AND qh.id = h.id
+      ${filters.length === 0 ? "" : `JOIN faqs f ON f.id = h.id JOIN entities e ON e.id = f.entity_id WHERE ${filters.join(" AND ")}`}
     GROUP BY h.id
+    ORDER BY sum(h.weight * ln(1 + (n.n - df.n + 0.5) / (df.n + 0.5)) * (CASE WHEN qh.id IS NULL THEN 1 ELSE q.weight END)) DESC, h.id
+    LIMIT ${RANKED_AT_MOST}
+  ),
+  counted(id, grouping, weight, tf, len) AS (
+    SELECT h.id, h.grouping, h.weight,
+      -- At least 1: a row the index matched, though written before the analysis (migration 0010), still counts.
+      max(1, sum(q.weight * ${occurrences("f.terms_q", "p.pattern")} + ${occurrences("f.terms_a", "p.pattern")})),
+      q.weight * length(f.terms_q) + length(f.terms_a)
+    FROM candidates c JOIN hits h ON h.id = c.id JOIN faqs f ON f.id = h.id JOIN patterns p ON p.grouping = h.grouping CROSS JOIN question_field q
+    GROUP BY h.id, h.grouping
+  ),
+  average(len) AS (SELECT avg(len) FROM (SELECT DISTINCT id, len FROM counted)),
+  ranked(id, score, literal) AS (
+    SELECT c.id, sum(c.weight * ln(1 + (n.n - df.n + 0.5) / (df.n + 0.5)) * c.tf * 2.2 / (c.tf + 1.2 * (0.25 + 0.75 * c.len / a.len))),
+      max(c.weight >= 1)
+    FROM counted c JOIN df USING (grouping) CROSS JOIN admitted_count n CROSS JOIN average a
+    GROUP BY c.id
   )`;
+
+/** What the question's topics add to the FAQ `f`: the most that one of them its question or category is about adds. */
+const topicBoost = (input: string) =>
+  `coalesce((SELECT max(json_extract(value, '$[1]')) FROM json_each(${input}, '$.topics')
+     WHERE instr(f.terms_c, json_extract(value, '$[0]')) > 0 OR instr(f.terms_q, json_extract(value, '$[0]')) > 0), 0)`;
 const scopeKey = (id: string) => `'k' || hex(${id})`;
 /** The FTS5 expression admitting `keys` (an SQL list of key alternatives); no key at all admits nothing. */
 const admitting = (keys: string) => `'scope_key : (' || coalesce(${keys}, 'knone') || ')'`;
+/** The FTS5 expression admitting the FAQs of one entity only: its key comes first, a property's brand key after it. */
+const admittingOwn = (id: string) => `'scope_key : ^' || ${scopeKey(id)}`;
 
 export interface ScopedEntity {
   id: string;
@@ -86,122 +139,137 @@ export async function listScopedEntities(db: D1Reader, organizationId: string, f
   return results;
 }
 
-/**
- * The in-scope entity with this ID, else with this full registered name, both case-insensitive (IDs
- * are ASCII; names compare by their Unicode-folded key).
- */
-export function findScopedEntity(
-  db: D1Reader,
-  organizationId: string,
-  idOrName: string,
-): Promise<(ScopedEntity & { property_count: number }) | null> {
-  return db
-    .prepare(
-      `SELECT e.id, e.name, e.kind, e.brand_id, e.property_id,
-         (SELECT count(*) FROM entities p WHERE p.brand_id = e.id) AS property_count
-       FROM entities e
-       WHERE ${IN_SCOPE} AND (e.id = ?2 COLLATE NOCASE OR e.name_key = ?3)
-       ORDER BY e.id = ?2 COLLATE NOCASE DESC, e.id LIMIT 1`,
-    )
-    .bind(organizationId, idOrName, nameKey(idOrName))
-    .first();
+export interface EntityCandidate extends ScopedEntity {
+  brand_name: string | null;
+  /** How many properties a brand has (0 for other kinds). */
+  property_count: number;
 }
 
-/** Up to `limit` in-scope names containing the most of the given folded fragments (at most five). */
-export async function similarScopedNames(db: D1Reader, organizationId: string, fragments: string[], limit: number): Promise<string[]> {
-  if (fragments.length === 0) return [];
-  const hits = fragments
-    .slice(0, 5)
-    .map((_, i) => `(instr(e.name_key, ?${i + 3}) > 0)`)
-    .join(" + ");
+const CANDIDATE_COLUMNS = `e.id, e.name, e.kind, e.brand_id, e.property_id, b.name AS brand_name,
+  CASE WHEN e.kind = 'brand' THEN (SELECT count(*) FROM entities p WHERE p.brand_id = e.id) ELSE 0 END AS property_count`;
+
+/** `?n` as a JSON list of kinds an entity must be one of; null for any kind. */
+const ofKinds = (n: number) => `(?${n} IS NULL OR e.kind IN (SELECT value FROM json_each(?${n})))`;
+
+/**
+ * The in-scope entities (of `kinds`, when given) with this ID (any case) or whose folded name is `key`
+ * (src/search/normalize.ts), the one with the ID first; at most `limit`.
+ */
+export async function exactScopedEntities(
+  db: D1Reader,
+  organizationId: string,
+  match: { id: string; key: string; kinds: readonly EntityKind[] | null; limit: number },
+): Promise<EntityCandidate[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.name, ${hits} AS hits FROM entities e
-       WHERE ${IN_SCOPE} AND ${hits} > 0
-       ORDER BY hits DESC, e.name LIMIT ?2`,
+      `SELECT ${CANDIDATE_COLUMNS} FROM entities e LEFT JOIN entities b ON b.id = e.brand_id
+       WHERE ${IN_SCOPE} AND (e.id = ?2 COLLATE NOCASE OR e.name_key = ?3) AND ${ofKinds(4)}
+       ORDER BY e.id = ?2 COLLATE NOCASE DESC, e.id LIMIT ?5`,
     )
-    .bind(organizationId, limit, ...fragments.slice(0, 5))
-    .all<{ name: string }>();
-  return results.map((r) => r.name);
+    .bind(organizationId, match.id, match.key, match.kinds && JSON.stringify(match.kinds), match.limit)
+    .all<EntityCandidate>();
+  return results;
+}
+
+/**
+ * In-scope entities (of `only`, when given) a name as written may mean: those whose folded name holds one of
+ * `prefixes`, and every one of `kinds`; at most `limit`, those holding the most prefixes first.
+ */
+export async function nameCandidates(
+  db: D1Reader,
+  organizationId: string,
+  filter: { prefixes: string[]; kinds: string[]; only: readonly EntityKind[] | null; limit: number },
+): Promise<EntityCandidate[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${CANDIDATE_COLUMNS} FROM entities e LEFT JOIN entities b ON b.id = e.brand_id
+       WHERE ${IN_SCOPE} AND ${ofKinds(4)}
+         AND (e.kind IN (SELECT value FROM json_each(?3)) OR EXISTS (SELECT 1 FROM json_each(?2) WHERE instr(e.name_key, value) > 0))
+       ORDER BY (SELECT count(*) FROM json_each(?2) WHERE instr(e.name_key, value) > 0) DESC, e.id LIMIT ?5`,
+    )
+    .bind(
+      organizationId,
+      JSON.stringify(filter.prefixes),
+      JSON.stringify(filter.kinds),
+      filter.only && JSON.stringify(filter.only),
+      filter.limit,
+    )
+    .all<EntityCandidate>();
+  return results;
 }
 
 export interface RankedFaq {
   question: string;
   answer: string;
   category: string;
+  /** 0 for an FAQ neither a term nor a topic of the question matched. */
+  score: number;
+  /** 1 when one of the question's own words matched it. */
+  literal: number;
+  /** 1 when it is about a topic of the question. */
+  topical: number;
 }
 
 /**
- * One entity's FAQs (optionally of one category): those matching any of `phrases` first, by BM25 among
- * the entity's own FAQs, then the rest in stored order. Returns the page and the total before the limit.
+ * One entity's FAQs (optionally of one category), best first by the ranking of `input` among the entity's
+ * own FAQs, those it does not match in stored order. Returns the page and the total before the limit.
  */
 export async function entityFaqs(
   db: D1Reader,
   entityId: string,
-  options: { phrases: string[]; category?: string; limit: number },
+  options: { input: RankingInput; category?: string; limit: number },
 ): Promise<{ faqs: RankedFaq[]; total: number }> {
+  const ofCategory = "f.category = ?2 COLLATE NOCASE";
   const { results } = await db
     .prepare(
-      `WITH ${scopeRanking(admitting(scopeKey("?1")), "?3")}
-       SELECT f.question, f.answer, f.category, count(*) OVER () AS total FROM faqs f LEFT JOIN ranked r ON r.id = f.id
-       WHERE f.entity_id = ?1 AND (?2 IS NULL OR f.category = ?2 COLLATE NOCASE)
-       ORDER BY r.score IS NULL, r.score DESC, f.position LIMIT ?4`,
+      `WITH ${scopeRanking(admittingOwn("?1"), "?3", options.category === undefined ? [] : [ofCategory])}
+       SELECT question, answer, category, matched + boost AS score, literal, boost > 0 AS topical, count(*) OVER () AS total FROM (
+         SELECT f.position, f.question, f.answer, f.category, coalesce(r.score, 0) AS matched, ${topicBoost("?3")} AS boost,
+           coalesce(r.literal, 0) AS literal
+         FROM faqs f LEFT JOIN ranked r ON r.id = f.id
+         WHERE f.entity_id = ?1 AND (?2 IS NULL OR ${ofCategory})
+       )
+       ORDER BY score DESC, position LIMIT ?4`,
     )
-    .bind(entityId, options.category ?? null, JSON.stringify(options.phrases), options.limit)
+    .bind(entityId, options.category ?? null, JSON.stringify(options.input), options.limit)
     .all<RankedFaq & { total: number }>();
-  return {
-    faqs: results.map(({ question, answer, category }) => ({ question, answer, category })),
-    total: results[0]?.total ?? 0,
-  };
+  return { faqs: results.map(({ total: _, ...faq }) => faq), total: results[0]?.total ?? 0 };
 }
 
-export interface SearchHit {
+export interface SearchHit extends RankedFaq {
   entity_id: string;
   entity_name: string;
-  question: string;
-  answer: string;
-  category: string;
-  snippet: string;
 }
 
 /**
  * Full-text search over in-scope FAQs, best first. The caller's scoped entities (a scoped brand is one key
  * for all its properties), and with an entity filter that entity's own key besides, are what FTS5 matches
- * with the words: only in-scope FAQs are found, scored and ranked, however large the catalogue.
+ * with the terms: only in-scope FAQs are found, scored and ranked, however large the catalogue.
  */
 export async function searchScopedFaqs(
   db: D1Reader,
   organizationId: string,
-  phrases: string[],
+  input: RankingInput,
   filter: { entityId?: string; kind?: EntityKind; category?: string; limit: number },
 ): Promise<SearchHit[]> {
   const scope = admitting(`(SELECT group_concat(${scopeKey("entity_id")}, ' OR ') FROM organization_scopes WHERE organization_id = ?1)`);
   const entity = `CASE WHEN ?3 IS NULL THEN '' ELSE ' AND scope_key : ' || coalesce((SELECT ${scopeKey("id")} FROM entities WHERE id = ?3 COLLATE NOCASE), 'knone') END`;
   const { results } = await db
     .prepare(
-      // The snippet comes from the question or the answer, whichever shows more of the words (the question
-      // on a tie), never from the scope keys.
-      `WITH ${scopeRanking(`${scope} || ${entity}`, "?2")},
-       top AS (
-         SELECT r.id, r.score, e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category
+      `WITH ${scopeRanking(`${scope} || ${entity}`, "?2", [
+        ...(filter.kind === undefined ? [] : ["e.kind = ?4"]),
+        ...(filter.category === undefined ? [] : ["f.category = ?5 COLLATE NOCASE"]),
+      ])}
+       SELECT entity_id, entity_name, question, answer, category, matched + boost AS score, literal, boost > 0 AS topical FROM (
+         SELECT r.id, e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category, r.score AS matched,
+           ${topicBoost("?2")} AS boost, r.literal
          FROM ranked r JOIN faqs f ON f.id = r.id JOIN entities e ON e.id = f.entity_id
          -- The keys admit only the scope already; the scope is checked again on what is returned.
          WHERE ${IN_SCOPE}
-           AND (?4 IS NULL OR e.kind = ?4)
-           AND (?5 IS NULL OR f.category = ?5 COLLATE NOCASE)
-         ORDER BY r.score DESC, r.id LIMIT ?6
-       ),
-       shown AS (
-         SELECT top.*, snippet(faq_search, 0, '**', '**', '…', 16) AS q, snippet(faq_search, 1, '**', '**', '…', 16) AS a
-         FROM top CROSS JOIN faq_search
-         WHERE faq_search MATCH ((SELECT expr FROM admitted) || ' AND {question answer} : (' || (SELECT group_concat(phrase, ' OR ') FROM phrases) || ')')
-           AND faq_search.rowid = top.id
        )
-       SELECT entity_id, entity_name, question, answer, category,
-         CASE WHEN ${occurrences("a", "'**'")} > ${occurrences("q", "'**'")} THEN a ELSE q END AS snippet
-       FROM shown ORDER BY score DESC, id`,
+       ORDER BY score DESC, id LIMIT ?6`,
     )
-    .bind(organizationId, JSON.stringify(phrases), filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
+    .bind(organizationId, JSON.stringify(input), filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
     .all<SearchHit>();
   return results;
 }

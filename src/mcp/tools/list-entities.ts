@@ -1,6 +1,7 @@
 import { listScopedEntities } from "../../storage/scoped-content";
 import { ListEntitiesInput, ListEntitiesOutput } from "./schemas";
-import { nameKey } from "../../storage/entities";
+import { nameKey } from "../../search/normalize";
+import { entitySummary, filterEntity } from "./entities";
 import { defineTool, ToolArgumentError } from "./tool";
 
 const encodeCursor = (afterId: string): string => btoa(JSON.stringify({ after: afterId }));
@@ -23,25 +24,23 @@ export const listEntities = defineTool({
   description:
     "Lists the hotel brands, hotels (properties), destinations and airports this organization can see, ordered by ID. " +
     "Use it to discover exact entity IDs and full registered names before calling service_query. " +
-    "Filter by kind, by brandId (a brand's hotels) or by part of the name (all case-insensitive); page with nextCursor.",
+    "Filter by kind, by brandId (a brand's hotels: its ID or name) or by part of the name (all case-insensitive); page with nextCursor.",
   input: ListEntitiesInput,
   output: ListEntitiesOutput,
-  async run(args, { db, organizationId }) {
-    const rows = await listScopedEntities(db, organizationId, {
+  async run(args, ctx) {
+    const brand = args.brandId === undefined ? undefined : await filterEntity(ctx, args.brandId, ["brand"]);
+    if (brand && brand.id === null)
+      return { entities: [], ...(brand.candidates.length > 0 ? { candidates: brand.candidates.map(entitySummary) } : {}) };
+    const rows = await listScopedEntities(ctx.db, ctx.organizationId, {
       kind: args.kind,
-      brandId: args.brandId,
+      brandId: brand?.id ?? undefined,
       nameContains: args.nameContains === undefined ? undefined : nameKey(args.nameContains),
       afterId: args.cursor === undefined ? "" : decodeCursor(args.cursor),
       limit: args.limit + 1,
     });
     const page = rows.slice(0, args.limit);
     return {
-      entities: page.map((e) => ({
-        id: e.id,
-        name: e.name,
-        kind: e.kind,
-        ...(e.brand_id === null ? {} : { brandId: e.brand_id, propertyId: e.property_id }),
-      })),
+      entities: page.map((e) => ({ ...entitySummary(e), ...(e.brand_id === null ? {} : { propertyId: e.property_id }) })),
       ...(rows.length > args.limit ? { nextCursor: encodeCursor(page[page.length - 1]!.id) } : {}),
     };
   },

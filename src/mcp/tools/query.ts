@@ -1,44 +1,42 @@
-import { entityFaqs, findScopedEntity, similarScopedNames } from "../../storage/scoped-content";
-import { QueryInput, QueryOutput } from "./schemas";
-import { ftsPhrases, words } from "./text";
+import { NO_RANKING, rankingInput } from "../../search/plan";
+import { entityFaqs } from "../../storage/scoped-content";
 import { assertKnownCategory } from "./categories";
+import { entitySummary, referencedEntity } from "./entities";
+import { countIfUnanswered, questionPlan } from "./questions";
+import { QueryInput, QueryOutput } from "./schemas";
 import { defineTool } from "./tool";
-
-const MAX_SUGGESTIONS = 5;
 
 export const query = defineTool({
   name: "service_query",
   title: "Query an entity's FAQs",
   description:
     "Answers questions about one hotel, brand, destination or airport from its FAQs. " +
-    "`entity` must be the full registered name or the entity ID (both case-insensitive); partial names find nothing " +
-    "and return up to five similar names to retry with. Give `question` to rank the FAQs by relevance, " +
-    "or `category` to keep one category.",
+    "`entity` is its ID or its name as people write it (the brand may be left out; case, accents and small typos do not matter); " +
+    '`entity.matchedBy` says how it was found. When several fit ("the Aurora in Lyon"), `entity` is null and `candidates` ' +
+    "lists them, most likely first: ask the user or call again with an id. Give `question` in the guest's own words " +
+    "to rank the FAQs, or `category` to keep one category.",
   input: QueryInput,
   output: QueryOutput,
-  async run(args, { db, organizationId }) {
-    const entity = await findScopedEntity(db, organizationId, args.entity.trim());
+  async run(args, ctx) {
+    const { entity, candidates } = await referencedEntity(ctx, args.entity);
     if (!entity) {
-      const fragments = words(args.entity)
-        .filter((w) => w.length >= 3)
-        .slice(0, 5);
-      return { entity: null, faqs: [], total: 0, suggestions: await similarScopedNames(db, organizationId, fragments, MAX_SUGGESTIONS) };
+      return { entity: null, faqs: [], total: 0, suggestions: candidates.map((c) => c.name), candidates: candidates.map(entitySummary) };
     }
-    const { faqs, total } = await entityFaqs(db, entity.id, {
-      phrases: args.question === undefined ? [] : ftsPhrases(args.question),
+    const plan = args.question === undefined ? undefined : await questionPlan(ctx, args.question);
+    const { faqs, total } = await entityFaqs(ctx.db, entity.id, {
+      input: plan ? rankingInput(plan) : NO_RANKING,
       category: args.category,
       limit: args.limit,
     });
-    if (total === 0) await assertKnownCategory(db, organizationId, args.category);
+    if (total === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
+    if (args.question !== undefined) countIfUnanswered(ctx, args.question, "service_query", faqs[0]);
     return {
       entity: {
-        id: entity.id,
-        name: entity.name,
-        kind: entity.kind,
-        ...(entity.brand_id === null ? {} : { brandId: entity.brand_id }),
+        ...entitySummary(entity),
         ...(entity.kind === "brand" ? { propertyCount: entity.property_count } : {}),
+        matchedBy: entity.matchedBy,
       },
-      faqs,
+      faqs: faqs.map(({ question, answer, category }) => ({ question, answer, category })),
       total,
     };
   },

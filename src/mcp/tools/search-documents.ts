@@ -1,29 +1,38 @@
+import { plannedTokens, rankingInput } from "../../search/plan";
+import { faqSnippet } from "../../search/snippet";
 import { searchScopedFaqs } from "../../storage/scoped-content";
-import { SearchInput, SearchOutput } from "./schemas";
-import { ftsPhrases } from "./text";
 import { assertKnownCategory } from "./categories";
+import { entitySummary, filterEntity } from "./entities";
+import { countIfUnanswered, questionPlan } from "./questions";
+import { SearchInput, SearchOutput } from "./schemas";
 import { defineTool } from "./tool";
 
 export const searchDocuments = defineTool({
   name: "service_search_documents",
   title: "Search FAQs",
   description:
-    "Full-text search over the FAQs of every entity this organization can see, best match first (rank 1). " +
-    "Use it when you do not know which hotel or place holds the answer. Narrow with entityId (a brand ID includes " +
-    "its hotels), kind or category.",
+    "Searches the FAQs of every hotel, brand, destination and airport this organization can see, best match first (rank 1), " +
+    "for a question in the guest's own words. Use it when you do not know which hotel or place holds the answer. " +
+    "Narrow with entityId (an ID or a name as people write it; a brand includes its hotels), kind or category.",
   input: SearchInput,
   output: SearchOutput,
-  async run(args, { db, organizationId }) {
-    const phrases = ftsPhrases(args.query);
-    if (phrases.length === 0) return { results: [] };
-    const hits = await searchScopedFaqs(db, organizationId, phrases, {
-      entityId: args.entityId,
+  async run(args, ctx) {
+    const narrowed = args.entityId === undefined ? undefined : await filterEntity(ctx, args.entityId);
+    if (narrowed && narrowed.id === null) return { candidates: narrowed.candidates.map(entitySummary), results: [] };
+    const entity = narrowed?.entity ? { ...entitySummary(narrowed.entity), matchedBy: narrowed.entity.matchedBy } : undefined;
+    const plan = await questionPlan(ctx, args.query);
+    if (plan.terms.length === 0) return { ...(entity ? { entity } : {}), results: [] };
+    const hits = await searchScopedFaqs(ctx.db, ctx.organizationId, rankingInput(plan), {
+      entityId: narrowed?.id ?? undefined,
       kind: args.kind,
       category: args.category,
       limit: args.limit,
     });
-    if (hits.length === 0) await assertKnownCategory(db, organizationId, args.category);
+    if (hits.length === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
+    countIfUnanswered(ctx, args.query, "service_search_documents", hits[0]);
+    const marked = plannedTokens(plan);
     return {
+      ...(entity ? { entity } : {}),
       results: hits.map((h, index) => ({
         entityId: h.entity_id,
         entityName: h.entity_name,
@@ -31,7 +40,7 @@ export const searchDocuments = defineTool({
         answer: h.answer,
         category: h.category,
         rank: index + 1,
-        snippet: h.snippet,
+        snippet: faqSnippet(h, marked, plan.content),
       })),
     };
   },

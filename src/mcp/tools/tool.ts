@@ -8,6 +8,10 @@ export interface ToolContext {
   organizationId: string;
   /** The protocol revision the caller negotiated; it decides what a result may carry. */
   protocolVersion: string;
+  /** Keeps work going after the answer (a cache refresh, a count). */
+  waitUntil: (promise: Promise<unknown>) => void;
+  /** Counts a question the content did not answer, for the organization's content team (after the answer). */
+  countUnanswered: (question: string, tool: string) => void;
 }
 
 /** An argument a tool cannot use (beyond its schema): answered as a tool error the model can act on. */

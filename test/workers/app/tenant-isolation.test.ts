@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { insertFaqs } from "../../../src/storage/faqs";
 import { callTool, openSession, tokenFor } from "../support/mcp";
+import { indexed } from "../../../src/catalogue/apply";
 
 describe("what a tenant can learn from search", () => {
   it("gets the same search and ranked query responses after 1,000 out-of-scope FAQs full of the query terms are added", async () => {
@@ -28,7 +29,7 @@ describe("what a tenant can learn from search", () => {
       question: i % 2 ? "parking parking parking" : long,
       answer: i % 3 ? "parking breakfast" : long,
     }));
-    for (const statement of insertFaqs(env.DB, faqs)) await statement.run();
+    for (const statement of insertFaqs(env.DB, faqs.map(indexed))) await statement.run();
     expect(
       (await env.DB.prepare("SELECT count(*) AS n FROM faqs WHERE entity_id = 'HO-BOR-0001'").first<{ n: number }>())!.n,
     ).toBeGreaterThanOrEqual(1_000);
@@ -68,10 +69,14 @@ describe("what a tenant can learn from search", () => {
     await env.DB.prepare("UPDATE entities SET brand_id = 'HO-BOR' WHERE id = 'HO-AUR-0031'").run();
     expect(await hits(aurora, auroraSession)).toBe(0);
     expect(await hits(boreal, borealSession)).toBe(before);
-    // An FAQ written without its brand (not through the import) is given it.
+    // An FAQ written without its brand (not through the import, its index terms given by hand) is given it.
+    const valet = indexed({ category: "Parking", question: "Valet parking?", answer: "Yes." });
     await env.DB.prepare(
-      "INSERT INTO faqs (entity_id, position, category, question, answer) VALUES ('HO-AUR-0032', 900, 'Parking', 'Valet parking?', 'Yes.')",
-    ).run();
+      `INSERT INTO faqs (entity_id, position, category, question, answer, terms_q, terms_a, terms_c, analyzer)
+       VALUES ('HO-AUR-0032', 900, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+      .bind(valet.category, valet.question, valet.answer, valet.terms_q, valet.terms_a, valet.terms_c, valet.analyzer)
+      .run();
     const row = await env.DB.prepare("SELECT brand_id, scope_key FROM faqs WHERE entity_id = 'HO-AUR-0032' AND position = 900").first<{
       brand_id: string;
       scope_key: string;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { planContent, type CurrentContent, type StagedRecord } from "../../../src/catalogue/plan";
 import type { ContentRecord, FaqRecord } from "../../../src/catalogue/records";
-import { nameKey, type EntityKind, type StoredEntity } from "../../../src/storage/entities";
+import { nameKey } from "../../../src/search/normalize";
+import type { EntityKind, StoredEntity } from "../../../src/storage/entities";
 import type { StoredFaq } from "../../../src/storage/faqs";
+import { ANALYZER_VERSION } from "../../../src/search/analyze";
 
 /** planContent decides an import from the file and what is stored, without storage: each rule at its edges. */
 
@@ -37,7 +39,7 @@ function stored(...records: ContentRecord[]): CurrentContent {
     name_key: nameKey(record.name),
   }));
   const faqs: StoredFaq[] = records.flatMap((record) =>
-    record.faqs.map((f, position) => ({ id: nextFaqId++, entity_id: record.id, position, ...f })),
+    record.faqs.map((f, position) => ({ id: nextFaqId++, entity_id: record.id, position, analyzer: ANALYZER_VERSION, ...f })),
   );
   return { entities, faqs };
 }
@@ -131,7 +133,7 @@ describe("planContent: FAQs, compared position by position", () => {
     const { plan, ids } = planFaqs([faq(1), faq(2)], [faq(1), faq(2, "Changed.")]);
     expect(plan.changes.faqs).toEqual({
       insert: [],
-      update: [{ id: ids[1], entity_id: "HO-FAQ", position: 1, ...faq(2, "Changed.") }],
+      update: [{ id: ids[1], entity_id: "HO-FAQ", position: 1, analyzer: ANALYZER_VERSION, ...faq(2, "Changed.") }],
       remove: [],
     });
     expect(plan.ids.changed).toEqual(["HO-FAQ"]);
@@ -149,8 +151,8 @@ describe("planContent: FAQs, compared position by position", () => {
   it("rewrites both positions when two FAQs swap places", () => {
     const { plan, ids } = planFaqs([faq(1), faq(2)], [faq(2), faq(1)]);
     expect(plan.changes.faqs.update).toEqual([
-      { id: ids[0], entity_id: "HO-FAQ", position: 0, ...faq(2) },
-      { id: ids[1], entity_id: "HO-FAQ", position: 1, ...faq(1) },
+      { id: ids[0], entity_id: "HO-FAQ", position: 0, analyzer: ANALYZER_VERSION, ...faq(2) },
+      { id: ids[1], entity_id: "HO-FAQ", position: 1, analyzer: ANALYZER_VERSION, ...faq(1) },
     ]);
     expect(plan.summary.faqs).toEqual({ added: 0, changed: 2, removed: 0 });
   });
@@ -162,7 +164,7 @@ describe("planContent: FAQs, compared position by position", () => {
     const { plan, ids } = planFaqs([faq(1), faq(3)], [faq(1), faq(2), faq(3)]);
     expect(plan.changes.faqs).toEqual({
       insert: [{ entity_id: "HO-FAQ", position: 2, ...faq(3) }],
-      update: [{ id: ids[1], entity_id: "HO-FAQ", position: 1, ...faq(2) }],
+      update: [{ id: ids[1], entity_id: "HO-FAQ", position: 1, analyzer: ANALYZER_VERSION, ...faq(2) }],
       remove: [],
     });
   });

@@ -30,7 +30,7 @@ describe("tool results by protocol version", () => {
     const result = await client.callTool({ name: "service_query", arguments: { entity: "HO-AUR", question: "loyalty" } });
     expect(result.structuredContent).toBeUndefined();
     const parsed = JSON.parse(text(result));
-    expect(parsed.entity).toEqual({ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand", propertyCount: 120 });
+    expect(parsed.entity).toEqual({ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand", propertyCount: 120, matchedBy: "id" });
     expect(parsed.total).toBe(6);
     expect(parsed.faqs).toHaveLength(6);
     expect(parsed.faqs[0]).toEqual({ question: expect.any(String), answer: expect.any(String), category: expect.any(String) });

@@ -1,0 +1,60 @@
+import { stemmer as stemDe } from "@orama/stemmers/german";
+import { stemmer as stemEn } from "@orama/stemmers/english";
+import { stemmer as stemEs } from "@orama/stemmers/spanish";
+import { stemmer as stemFr } from "@orama/stemmers/french";
+import { stemmer as stemIt } from "@orama/stemmers/italian";
+import { stemmer as stemPt } from "@orama/stemmers/portuguese";
+import { stopwords as stopDe } from "@orama/stopwords/german";
+import { stopwords as stopEn } from "@orama/stopwords/english";
+import { stopwords as stopEs } from "@orama/stopwords/spanish";
+import { stopwords as stopFr } from "@orama/stopwords/french";
+import { stopwords as stopIt } from "@orama/stopwords/italian";
+import { stopwords as stopPt } from "@orama/stopwords/portuguese";
+import { fold } from "./normalize";
+import hotelWords from "./stopwords.json";
+
+/**
+ * The languages text is analysed in: each with its Snowball stemmer and stop words (Orama's packages of the
+ * Snowball algorithms and lists), and the hotel words of stopwords.json. Adding a language is adding its
+ * line here, its hotel words, and its terms to the lexicon.
+ */
+export const ANALYZED_LANGUAGES = ["en", "pt", "es", "fr", "de", "it"] as const;
+export type AnalyzedLanguage = (typeof ANALYZED_LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: AnalyzedLanguage = "en";
+
+export interface Language {
+  code: AnalyzedLanguage;
+  /** The stem of a folded word (lower case, no diacritics). */
+  stem(word: string): string;
+  /** Folded stop words: left out of what is indexed and searched, still read when phrases of the lexicon are matched. */
+  stopWords: ReadonlySet<string>;
+  /** Writes compounds as one word (Einwegplastik, Stornobedingungen): the lexicon looks for its words inside them. */
+  compounds: boolean;
+}
+
+const define = (code: AnalyzedLanguage, stem: (word: string) => string, stopWords: string[], compounds = false): Language => ({
+  code,
+  compounds,
+  // The stemmers expect lower-case words; folding first makes "Frühstück" and "fruhstuck" one stem.
+  stem: (word) => fold(stem(word)),
+  stopWords: new Set([...stopWords, ...hotelWords[code]].map(fold)),
+});
+
+const LANGUAGES: Record<AnalyzedLanguage, Language> = {
+  en: define("en", stemEn, stopEn),
+  pt: define("pt", stemPt, stopPt),
+  es: define("es", stemEs, stopEs),
+  fr: define("fr", stemFr, stopFr),
+  de: define("de", stemDe, stopDe, true),
+  it: define("it", stemIt, stopIt),
+};
+
+export const isAnalyzedLanguage = (code: string): code is AnalyzedLanguage => (ANALYZED_LANGUAGES as readonly string[]).includes(code);
+
+/** The analysis of a BCP 47 tag's primary language (`pt-BR` is Portuguese); English for any other. */
+export function languageOf(tag: string | null | undefined): Language {
+  const primary = (tag ?? "").split("-")[0]!.toLowerCase();
+  return isAnalyzedLanguage(primary) ? LANGUAGES[primary] : LANGUAGES[DEFAULT_LANGUAGE];
+}
+
+export const allLanguages = (): Language[] => ANALYZED_LANGUAGES.map((code) => LANGUAGES[code]);

@@ -1,0 +1,54 @@
+/**
+ * Normalisation shared by indexing and querying: Unicode compatibility forms, case and diacritics folded, so
+ * "WI‑FI", "Wi-Fi" and "wi-fi", or "Málaga" and "malaga", are the same letters.
+ */
+
+/** Lower case without diacritics (NFKD, combining marks dropped); ß, æ, œ, ø, đ and ł become plain letters. */
+export const fold = (text: string): string =>
+  text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/ß/g, "ss")
+    .replace(/æ/g, "ae")
+    .replace(/œ/g, "oe")
+    .replace(/ø/g, "o")
+    .replace(/đ/g, "d")
+    .replace(/ł/g, "l");
+
+/**
+ * What a lookup by name compares: the name folded, its spaces collapsed, so "MÜNCHEN  Central" finds
+ * "München Central" and "Malaga" finds "Málaga".
+ */
+export const nameKey = (name: string): string => fold(name).replace(/\s+/g, " ").trim();
+
+/** One piece of a written word, folded: "check-out" has two, "l'hôtel" two, "breakfast" one. */
+export interface Piece {
+  text: string;
+  /** Joined to the previous piece by a hyphen, slash or dot, so the two may also be written as one word (wi-fi, wifi). */
+  joined: boolean;
+}
+
+/** A word as written in the text, where it starts, and its folded pieces. */
+export interface Word {
+  text: string;
+  start: number;
+  pieces: Piece[];
+}
+
+// Letters and digits, joined by hyphens, slashes, dots or apostrophes inside one word (wi-fi, check-in, 24/7, l'hôtel).
+const WORD = /[\p{L}\p{N}]+(?:[-‐‑–/.'’][\p{L}\p{N}]+)*/gu;
+const PIECE = /([-‐‑–/.'’]?)([\p{L}\p{N}]+)/gu;
+const APOSTROPHE = /['’]/;
+
+/** The words of `text` in order, each with where it starts in `text`. */
+export function words(text: string): Word[] {
+  return [...text.matchAll(WORD)].map((match) => ({
+    text: match[0],
+    start: match.index,
+    pieces: [...fold(match[0]).matchAll(PIECE)].map(([, joiner = "", piece = ""]) => ({
+      text: piece,
+      joined: joiner !== "" && !APOSTROPHE.test(joiner),
+    })),
+  }));
+}
