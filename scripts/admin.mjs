@@ -5,7 +5,7 @@
 import cliProgress from "cli-progress";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { readFile, writeFile } from "node:fs/promises";
-import { ADMIN_URL, api, CliError, fields, output, readStdin, table, warnShownOnce } from "./lib/admin-client.mjs";
+import { ADMIN_URL, api, CliError, fields, output, plural, readStdin, table, warnShownOnce } from "./lib/admin-client.mjs";
 import { chunkRows, detectFormat, parseContent, serializeContent } from "./lib/content-files.mjs";
 
 const program = new Command()
@@ -428,6 +428,118 @@ content
     run(async (o, entityId) => {
       await api("DELETE", `/content/entities/${enc(entityId)}`);
       output(o, { removed: entityId }, () => `Removed ${entityId}.`);
+    }),
+  );
+
+// --- search: the lexicon, plans, re-analysis, unanswered questions -------------------------------
+const LANGUAGES = ["en", "pt", "es", "fr", "de", "it"];
+const languageOption = () => new Option("--language <code>", "the term's language").choices(LANGUAGES).default("en");
+const lexicon = program.command("lexicon").description("the hospitality lexicon: built-in terms and this deployment's");
+lexicon
+  .command("list")
+  .option("--concept <concept>", "only this concept")
+  .addOption(new Option("--language <code>", "only this language").choices(LANGUAGES))
+  .description("list concepts with their terms (operator terms marked *)")
+  .action(
+    run(async (o) => {
+      const query = new URLSearchParams({ ...(o.concept ? { concept: o.concept } : {}), ...(o.language ? { language: o.language } : {}) });
+      output(o, await api("GET", `/lexicon?${query}`), (d) =>
+        table(d.concepts, [
+          ["CONCEPT", (c) => c.concept],
+          ["KIND", (c) => c.kind],
+          ["LANGUAGE", (c) => c.language],
+          ["TERMS", (c) => c.terms.map((t) => (t.source === "operator" ? `${t.term}*` : t.term)).join(", ")],
+        ]),
+      );
+    }),
+  );
+lexicon
+  .command("add")
+  .argument("<concept>", "an existing concept (see lexicon list) or a new one, e.g. loyalty")
+  .argument("<term>", 'a word or phrase, e.g. "Aurora Rewards"')
+  .addOption(languageOption())
+  .addOption(new Option("--kind <kind>", "for a new concept: topic (default) or facet").choices(["topic", "facet"]))
+  .description("add a term; questions use it within 10 s")
+  .action(
+    run(async (o, concept, term) =>
+      output(o, await api("POST", "/lexicon/terms", { concept, term, language: o.language, ...(o.kind ? { kind: o.kind } : {}) }), fields),
+    ),
+  );
+lexicon
+  .command("remove")
+  .argument("<concept>")
+  .argument("<term>")
+  .addOption(languageOption())
+  .description("remove a term this deployment added")
+  .action(
+    run(async (o, concept, term) => {
+      await api("DELETE", `/lexicon/terms?${new URLSearchParams({ concept, term, language: o.language })}`);
+      output(o, { removed: { concept, term, language: o.language } }, () => `Removed "${term}" (${o.language}) from ${concept}.`);
+    }),
+  );
+
+const search = program.command("search").description("what questions search for, and the search index");
+search
+  .command("plan")
+  .argument("<question>")
+  .addOption(new Option("--language <code>", "the question's language (detected when omitted)").choices(LANGUAGES))
+  .description("show what a question searches for: its words, concepts, expansions and topics")
+  .action(
+    run(async (o, question) =>
+      output(o, await api("POST", "/search/plan", { question, ...(o.language ? { language: o.language } : {}) }), (p) =>
+        [
+          `Language:  ${p.language}`,
+          `Words:     ${p.literal.join(", ") || "-"}`,
+          `Concepts:  ${p.concepts.map((c) => `${c.concept} (${c.kind})`).join(", ") || "-"}`,
+          `Terms:     ${p.terms.map((t) => `${t.phrase} ×${t.weight}`).join(", ") || "-"}`,
+          `Topics:    ${p.topics.map((t) => `${t.phrase} +${t.boost}`).join(", ") || "-"}`,
+        ].join("\n"),
+      ),
+    ),
+  );
+search
+  .command("reindex")
+  .description("analyse every stored FAQ and name again (run once after an upgrade that changes the analysis)")
+  .action(
+    run(async (o) => {
+      const total = { entities: 0, faqs: 0 };
+      for (let after = ""; ;) {
+        const page = await api("POST", "/search/reindex", { after });
+        total.entities += page.entities;
+        total.faqs += page.faqs;
+        if (!page.next) break;
+        after = page.next;
+      }
+      output(o, total, (t) => `Analysed again: ${plural(t.faqs, "FAQ")} and ${plural(t.entities, "name")}.`);
+    }),
+  );
+
+const insights = program.command("insights").description("what the content does not answer");
+insights
+  .command("unanswered")
+  .option("--org <organizationId>", "only this organization's")
+  .option("--since <days>", "how far back: 7d, or a date such as 2026-11-01 (default 30d, the most kept)")
+  .option("--limit <n>", "how many (default 100)", positiveInt)
+  .description("questions the content did not answer, or only weakly, most asked first")
+  .action(
+    run(async (o) => {
+      const query = new URLSearchParams({
+        ...(o.org ? { organizationId: o.org } : {}),
+        ...(o.since ? { since: o.since } : {}),
+        ...(o.limit ? { limit: String(o.limit) } : {}),
+      });
+      output(o, await api("GET", `/insights/unanswered?${query}`), (d) =>
+        [
+          `Since ${d.since}:`,
+          table(d.questions, [
+            ["COUNT", (q) => q.count],
+            ["ORGANIZATION", (q) => q.organizationId],
+            ["QUESTION", (q) => q.question],
+            ["TOOLS", (q) => q.tools],
+            ["LAST SEEN", (q) => q.lastSeenAt],
+          ]),
+        ].join("\n"),
+      );
     }),
   );
 

@@ -83,3 +83,6 @@ export async function readStdin() {
     .toString("utf8")
     .replace(/\r?\n$/, "");
 }
+
+/** "1 FAQ", "2 FAQs": a count with its noun in the right number. */
+export const plural = (count, noun, nouns = `${noun}s`) => `${count} ${count === 1 ? noun : nouns}`;

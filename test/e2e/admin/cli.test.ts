@@ -62,6 +62,9 @@ describe("npm run admin", () => {
       ...group("user", "list", "show", "create", "disable", "enable", "reset-password"),
       ...group("connector-client", "list", "show", "create", "redirect-uri add", "redirect-uri remove", "delete"),
       ...group("content", "import", "export", "remove"),
+      ...group("lexicon", "list", "add", "remove"),
+      ...group("search", "plan", "reindex"),
+      ...group("insights", "unanswered"),
       ["audit"],
       ["signing-key", "rotate"],
       ["openapi"],
@@ -240,6 +243,63 @@ describe("npm run admin", () => {
     const jsonRun = await cli(["content", "import", json]);
     expect(jsonRun.stderr).toMatch(/record 2: name: /);
     await expectFailure(["content", "import", file("missing.ndjson")], /cannot read .*missing\.ndjson: ENOENT/);
+  });
+
+  it("extends the lexicon, shows what a question searches for, analyses content again, and lists unanswered questions", async () => {
+    const token = ((await (await tokenWith("aurora-assistant", "aurora-secret")).json()) as { access_token: string }).access_token;
+    const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const rpc = (body: unknown, session?: string) =>
+      fetch(`${server.origin}/v1/sse`, {
+        method: "POST",
+        headers: { ...headers, ...(session ? { "mcp-session-id": session, "MCP-Protocol-Version": "2025-03-26" } : {}) },
+        body: JSON.stringify(body),
+      });
+    const opened = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "cli-test", version: "1" } },
+    });
+    const session = opened.headers.get("mcp-session-id")!;
+    const ask = async (query: string) => {
+      const res = await rpc(
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "service_search_documents", arguments: { query, entityId: "HO-AUR" } },
+        },
+        session,
+      );
+      return JSON.parse(((await res.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text) as {
+        results: { category: string }[];
+      };
+    };
+    expect((await ask("rickshaw?")).results).toEqual([]);
+    expect(await json(["lexicon", "add", "transport", "rickshaw"])).toMatchObject({
+      concept: "transport",
+      term: "rickshaw",
+      language: "en",
+    });
+    expect((await ask("rickshaw?")).results[0]!.category).toBe("Transport");
+    const listed = await cli(["lexicon", "list", "--concept", "transport", "--language", "en"]);
+    expect(listed.stdout).toMatch(/transport\s+topic\s+en\s+.*rickshaw\*/);
+    await expectFailure(
+      ["lexicon", "add", "transport", "rickshaw"],
+      /"rickshaw" is already a term of transport \(en\)\. \(HTTP 409 conflict\)/,
+    );
+    await expectFailure(["lexicon", "remove", "parking", "garage"], /built-in term/);
+    await expectFailure(["lexicon", "add", "transport", "x", "--language", "xx"], /argument 'xx' is invalid/);
+    expect((await cli(["lexicon", "remove", "transport", "rickshaw"])).stdout).toMatch(/Removed "rickshaw" \(en\) from transport\./);
+
+    const plan = await cli(["search", "plan", "Posso levar o meu cão?"]);
+    expect(plan.stdout).toMatch(/Language: +pt/);
+    expect(plan.stdout).toMatch(/Concepts: +pets \(topic\)/);
+    expect((await cli(["search", "reindex"])).stdout).toMatch(/^Analysed again: 0 FAQs and 0 names\.$/m);
+
+    const unanswered = await cli(["insights", "unanswered", "--org", "org-aurora", "--since", "1d"]);
+    expect(unanswered.stdout).toMatch(/rickshaw/);
+    await expectFailure(["insights", "unanswered", "--since", "last week"], /since: must be a number of days such as 7d/);
   });
 
   it("shows the audit log, rotates the signing key, prints the OpenAPI document, and reports a wrong token or an unreachable server", async () => {
