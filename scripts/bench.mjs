@@ -3,6 +3,7 @@
 // `wrangler dev` on this machine, loaded by the same client with the same connections in one run.
 // Then round-trip latency of MCP calls, one at a time, each next to a content API request of similar size.
 // `npm run bench -- --scale`: search latency through /v1/sse with catalogues of 10,000 to 1,000,000 FAQs.
+// `npm run bench -- --retrieval [--split holdout|tune|all]`: answer quality on the labelled guest questions.
 // Options: --duration S (5 per scenario), --connections N (8), --samples N (200 per latency scenario),
 // --sizes 10000,100000,1000000 (with --scale).
 import autocannon from "autocannon";
@@ -10,6 +11,9 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SCALE_CLIENT, SCOPED_PROPERTY, scaleCatalogueSql } from "./lib/scale-catalogue.mjs";
+import { mcpClient } from "./lib/mcp-client.mjs";
+import { importSource } from "./lib/source-modules.mjs";
+import { retrievalBench } from "./lib/retrieval-bench.mjs";
 import { freshState, startBareWorker, startDevServer, wrangler } from "./lib/servers.mjs";
 
 const { values } = parseArgs({
@@ -18,6 +22,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "8" },
     samples: { type: "string", default: "200" },
     scale: { type: "boolean", default: false },
+    retrieval: { type: "boolean", default: false },
+    split: { type: "string", default: "holdout" },
     sizes: { type: "string", default: "10000,100000,1000000" },
   },
 });
@@ -41,7 +47,28 @@ async function measure(name, options, expectStatus = 200) {
 }
 
 if (values.scale) await scaleBench();
+else if (values.retrieval) await retrieval();
 else await throughputAndLatency();
+
+async function retrieval() {
+  const dev = await startDevServer({ vars: { MCP_RATE_LIMIT: "100000000" } });
+  try {
+    const faqsByEntity = new Map();
+    for (let after = ""; ;) {
+      const res = await fetch(`${dev.origin}/admin/v1/content/export?limit=1000&after=${encodeURIComponent(after)}`, {
+        headers: { Authorization: "Bearer dev-admin-token" },
+      });
+      const page = await res.json();
+      for (const record of page.records) faqsByEntity.set(record.id, record.faqs);
+      if (!page.next) break;
+      after = page.next;
+    }
+    const client = await mcpClient(dev.origin, "aurora-assistant", "aurora-secret");
+    await retrievalBench(client, faqsByEntity, { split: values.split });
+  } finally {
+    await dev.stop();
+  }
+}
 
 async function throughputAndLatency() {
   const rows = [];
@@ -110,6 +137,7 @@ async function throughputAndLatency() {
         `| ${mcp.name} | ${mcp.p50.toFixed(1)} | ${mcp.p99.toFixed(1)} | ${mcp.bytes} | ${content.name} | ${content.p50.toFixed(1)} | ${content.p99.toFixed(1)} | ${content.bytes} | ${(mcp.p50 / content.p50).toFixed(2)} |`,
       );
     }
+    await questionLengthCost(dev.origin);
   } finally {
     await Promise.all([bare.stop(), dev.stop()]);
   }
@@ -138,46 +166,6 @@ async function latencies(scenarios) {
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     return { name, p50: at(0.5), p95: at(0.95), p99: at(0.99), bytes: bytes[i] };
   });
-}
-
-/** The MCP endpoint as a client uses it: a realm token, a session, JSON-RPC calls. */
-async function mcpClient(origin, clientId, secret) {
-  const res = await fetch(`${origin}/realms/hospitality/protocol/openid-connect/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }),
-  });
-  const token = (await res.json()).access_token;
-  const headers = (session) => ({
-    Authorization: `Bearer ${token}`,
-    "Content-Type": "application/json",
-    Accept: "application/json, text/event-stream",
-    ...(session ? { "mcp-session-id": session, "MCP-Protocol-Version": "2025-03-26" } : {}),
-  });
-  const ping = () =>
-    fetch(`${origin}/v1/sse`, {
-      method: "POST",
-      headers: headers(session),
-      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }),
-    });
-  const initialize = () =>
-    fetch(`${origin}/v1/sse`, {
-      method: "POST",
-      headers: headers(),
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-      }),
-    });
-  const session = (await initialize()).headers.get("mcp-session-id");
-  const tool = (name, args) => () =>
-    fetch(`${origin}/v1/sse`, {
-      method: "POST",
-      headers: headers(session),
-      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
-    });
-  return { initialize, ping, tool };
 }
 
 /** Each MCP request with the content GET closest to it in response size, all cache hits of the content API. */
@@ -224,19 +212,42 @@ async function mcpLatencies(origin) {
   return pairs.map((_, i) => [measured[2 * i], measured[2 * i + 1]]);
 }
 
+/** Search over HO-BOR's 10,000 FAQs with a one-word question and with a guest's long message of 32 words, taking turns. */
+async function questionLengthCost(origin) {
+  const longQuestion = (
+    "Hi, we are a family of four arriving late on Friday with our small dog and a rental car: is there parking, " +
+    "is breakfast included, can the kids stay free, is there a pool and a gym, and can we cancel?"
+  )
+    .split(/\s+/)
+    .slice(0, 32)
+    .join(" ");
+  const boreal = await mcpClient(origin, "boreal-assistant", "boreal-secret");
+  const [short, long] = await latencies([
+    { name: "1 word", send: boreal.tool("service_search_documents", { query: "parking", limit: 10 }) },
+    { name: "32 words", send: boreal.tool("service_search_documents", { query: longQuestion, limit: 10 }) },
+  ]);
+  console.log(`\nSearch over HO-BOR's 10,000 FAQs by question length, ${samples} samples each\n`);
+  console.log("| question | p50 ms | p99 ms | p50 vs 1 word |");
+  console.log("|---|---:|---:|---:|");
+  for (const row of [short, long])
+    console.log(`| ${row.name} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.p50 / short.p50).toFixed(2)} |`);
+  console.log("\nTarget: a 32-word question at most 3 times a one-word question.");
+}
+
 /**
  * Search through /v1/sse as the catalogue grows: for each size a throw-away local D1 is filled by SQL,
  * served by `npm run dev`, and asked by `scale-bot`, whose organization sees one brand of 100 properties.
  */
 async function scaleBench() {
   const rows = [];
+  const analysis = await importSource("src/search/analyze.ts", "src/search/languages.ts");
   for (const size of values.sizes.split(",").map(Number)) {
     const state = freshState();
     try {
       const started = Date.now();
       await wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
       const sqlFile = join(state, "scale.sql");
-      writeFileSync(sqlFile, scaleCatalogueSql(size));
+      writeFileSync(sqlFile, scaleCatalogueSql(size, analysis));
       await wrangler(["d1", "execute", "DB", "--local", "--persist-to", state, "--file", sqlFile]);
       const built = (Date.now() - started) / 1000;
       const dev = await startDevServer({ state });
