@@ -6,7 +6,7 @@ import type { ContentRecord, FaqRecord, RowError } from "./records";
 /**
  * What an import does, decided from the file and what is stored, before anything is written.
  *
- * - An entity in the file is added, or changed when its name, brand, property ID or FAQs differ;
+ * - An entity in the file is added, or changed when its name, URL, brand, property ID or FAQs differ;
  *   otherwise it is left alone, row for row, so importing the same file twice writes nothing.
  * - An entity's FAQs become the file's list for it, in order (an empty list removes them all).
  * - A brand in the file brings its whole roster: its stored properties missing from the file are removed.
@@ -117,6 +117,7 @@ export function planContent(rows: StagedRecord[], current: CurrentContent, now: 
       name: record.name,
       brand_id: record.kind === "property" ? record.brandId : null,
       property_id: record.kind === "property" ? record.propertyId : null,
+      url: record.url ?? null,
       updated_at: record.updatedAt ?? now,
     };
     const existing = stored.get(record.id);
@@ -132,6 +133,7 @@ export function planContent(rows: StagedRecord[], current: CurrentContent, now: 
       existing.name !== wanted.name ||
       existing.brand_id !== wanted.brand_id ||
       existing.property_id !== wanted.property_id ||
+      existing.url !== wanted.url ||
       existing.name_key !== nameKey(wanted.name);
     if (rowChanged || faqsChanged) {
       changes.entities.update.push({ ...wanted, updated_at: now });

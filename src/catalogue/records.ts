@@ -25,9 +25,23 @@ export const FaqRecord = z
   })
   .openapi("FaqRecord");
 
+/** Whether `value` is an absolute https URL as written: no spaces, no credentials, a host. */
+function isPublicHttpsUrl(value: string): boolean {
+  if (/\s/.test(value) || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === "https:" && url.hostname !== "" && url.username === "" && url.password === "";
+}
+
+export const PublicUrl = z
+  .string()
+  .max(2048)
+  .refine(isPublicHttpsUrl, "must be an absolute https:// URL, without spaces or credentials")
+  .openapi({ description: "The entity's own public page (a hotel's website): the FAQ feed's about.url and what assistants cite." });
+
 const common = {
   id: EntityId,
   name: z.string().min(1).max(300),
+  url: PublicUrl.optional(),
   updatedAt: z.iso.datetime({ offset: true }).optional().openapi({
     description:
       "When the entity last changed (FAQPage dateModified). Used when the entity is added; a change sets the time of the import.",
@@ -81,9 +95,11 @@ export function parseRecord(line: number, value: unknown): { record: ContentReco
 
 /** An entity and its FAQs as a record, members in the file format's order. */
 export function toRecord(entity: EntityRow, faqs: FaqRow[]): ContentRecord {
+  const head = { id: entity.id, kind: entity.kind, name: entity.name, ...(entity.url === null ? {} : { url: entity.url }) };
   const rest = { updatedAt: entity.updated_at, faqs: faqs.map(({ category, question, answer }) => ({ category, question, answer })) };
+  // Spreading `head` first keeps the members in file order; `kind` is restated for the type's sake.
   if (entity.kind === "property") {
-    return { id: entity.id, kind: entity.kind, name: entity.name, brandId: entity.brand_id ?? "", propertyId: entity.property_id, ...rest };
+    return { ...head, kind: entity.kind, brandId: entity.brand_id ?? "", propertyId: entity.property_id, ...rest };
   }
-  return { id: entity.id, kind: entity.kind, name: entity.name, ...rest };
+  return { ...head, kind: entity.kind, ...rest };
 }

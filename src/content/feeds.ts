@@ -33,7 +33,7 @@ export interface GraphLimits {
   maxBytes: number;
 }
 
-type PageEntity = Pick<EntityRow, "id" | "kind" | "name" | "property_id" | "updated_at">;
+type PageEntity = Pick<EntityRow, "id" | "kind" | "name" | "property_id" | "url" | "updated_at">;
 
 /** What a feed is built from, read in one D1 round trip: the entity, its own FAQs, and (for a brand) its property count. */
 export interface FeedSource {
@@ -78,6 +78,7 @@ function faqPage(entity: PageEntity, faqs: FaqRow[], flags: FaqFlags, apiOrigin:
       "@type": ABOUT_TYPE[entity.kind],
       identifier: entity.id,
       name: entity.name,
+      ...(entity.url === null ? {} : { url: entity.url }),
       ...(flags.includePropertyId ? { propertyId: entity.property_id } : {}),
     },
     dateModified: entity.updated_at,

@@ -68,6 +68,7 @@ export const FaqPage = z
       "@type": AboutType,
       identifier: z.string(),
       name: z.string(),
+      url: z.string().url().optional().openapi({ description: "The entity's own public page, when it has one." }),
       propertyId: z.number().int().nullable().optional().openapi({ description: "Only with includePropertyId=true." }),
     }),
     dateModified: z.string(),

@@ -12,16 +12,19 @@ export interface EntityRow {
   name: string;
   brand_id: string | null;
   property_id: number | null;
+  /** The entity's own public page (https), or null. */
+  url: string | null;
   updated_at: string;
 }
 
-const COLUMNS = "id, kind, name, brand_id, property_id, updated_at";
+/** The columns of an EntityRow, for every statement that reads one. */
+export const ENTITY_COLUMNS = "id, kind, name, brand_id, property_id, url, updated_at";
 
 /** A stored entity with the key its name was folded to when written (src/search/normalize.ts `nameKey`). */
 export type StoredEntity = EntityRow & { name_key: string };
 
 export const entityStatement = (db: D1Reader, id: string): D1PreparedStatement =>
-  db.prepare(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).bind(id);
+  db.prepare(`SELECT ${ENTITY_COLUMNS} FROM entities WHERE id = ?`).bind(id);
 
 export const findEntity = (db: D1Reader, id: string): Promise<EntityRow | null> => entityStatement(db, id).first<EntityRow>();
 
@@ -46,7 +49,7 @@ export async function countEntities(db: D1Reader): Promise<number> {
 /** The next `limit` stored entities after `afterId`, by ID. */
 export async function storedEntitiesAfter(db: D1Reader, afterId: string, limit: number): Promise<StoredEntity[]> {
   const { results } = await db
-    .prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE id > ? ORDER BY id LIMIT ?`)
+    .prepare(`SELECT ${ENTITY_COLUMNS}, name_key FROM entities WHERE id > ? ORDER BY id LIMIT ?`)
     .bind(afterId, limit)
     .all<StoredEntity>();
   return results;
@@ -56,10 +59,10 @@ export async function storedEntitiesAfter(db: D1Reader, afterId: string, limit: 
 export async function entitiesByIdOrBrand(db: D1Reader, ids: string[], brandIds: string[]): Promise<StoredEntity[]> {
   const statements = [
     ...jsonChunks(ids).map((chunk) =>
-      db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk),
+      db.prepare(`SELECT ${ENTITY_COLUMNS}, name_key FROM entities WHERE id IN (SELECT value FROM json_each(?))`).bind(chunk),
     ),
     ...jsonChunks(brandIds).map((chunk) =>
-      db.prepare(`SELECT ${COLUMNS}, name_key FROM entities WHERE brand_id IN (SELECT value FROM json_each(?))`).bind(chunk),
+      db.prepare(`SELECT ${ENTITY_COLUMNS}, name_key FROM entities WHERE brand_id IN (SELECT value FROM json_each(?))`).bind(chunk),
     ),
   ];
   if (statements.length === 0) return [];
@@ -70,16 +73,16 @@ export async function entitiesByIdOrBrand(db: D1Reader, ids: string[], brandIds:
 
 const FROM_JSON = `SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.kind') AS kind, json_extract(value, '$.name') AS name,
   json_extract(value, '$.brand_id') AS brand_id, json_extract(value, '$.property_id') AS property_id,
-  json_extract(value, '$.updated_at') AS updated_at, json_extract(value, '$.name_key') AS name_key FROM json_each(?)`;
+  json_extract(value, '$.url') AS url, json_extract(value, '$.updated_at') AS updated_at, json_extract(value, '$.name_key') AS name_key FROM json_each(?)`;
 
 export const insertEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedStatement[] =>
-  jsonChunks(rows).map((chunk) => db.prepare(`INSERT INTO entities (${COLUMNS}, name_key) ${FROM_JSON}`).bind(chunk));
+  jsonChunks(rows).map((chunk) => db.prepare(`INSERT INTO entities (${ENTITY_COLUMNS}, name_key) ${FROM_JSON}`).bind(chunk));
 
 export const updateEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedStatement[] =>
   jsonChunks(rows).map((chunk) =>
     db
       .prepare(
-        `UPDATE entities SET kind = j.kind, name = j.name, brand_id = j.brand_id, property_id = j.property_id,
+        `UPDATE entities SET kind = j.kind, name = j.name, brand_id = j.brand_id, property_id = j.property_id, url = j.url,
            updated_at = j.updated_at, name_key = j.name_key
          FROM (${FROM_JSON}) AS j WHERE entities.id = j.id`,
       )

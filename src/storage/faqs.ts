@@ -1,5 +1,5 @@
 import type { D1Reader } from "./reader";
-import type { EntityRow } from "./entities";
+import { ENTITY_COLUMNS, type EntityRow } from "./entities";
 import { jsonChunks } from "./json-chunks";
 
 /** SQL for the `faqs` table (its FTS5 index follows through triggers). */
@@ -43,7 +43,7 @@ export async function listEntityFaqPage(db: D1Reader, page: { brandId?: string; 
   const { results } = await db
     .prepare(
       `WITH page AS (
-         SELECT id, kind, name, brand_id, property_id, updated_at FROM entities
+         SELECT ${ENTITY_COLUMNS} FROM entities
          WHERE (?1 IS NULL OR brand_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3
        )
        SELECT page.*, f.category, f.question, f.answer

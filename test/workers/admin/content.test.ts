@@ -147,11 +147,29 @@ describe("content import", () => {
       { id: "HO-BAD-2", kind: "hotel", name: "No such kind" },
       { id: "HO-BAD-3", kind: "property", name: "Hotel", brandId: "HO-BAD", faqs: [{ category: "Parking", question: "Q?" }], extra: 1 },
       "not an object",
+      { id: "HO-BAD-4", kind: "property", name: "Plain HTTP", brandId: "HO-BAD", url: "http://bad.example/hotel" },
+      { id: "HO-BAD-5", kind: "property", name: "Not a URL", brandId: "HO-BAD", url: "aurora hotels dot com" },
+      { id: "HO-BAD-6", kind: "property", name: "Credentials", brandId: "HO-BAD", url: "https://user:pw@bad.example/" },
+      { id: "DMO-BAD", kind: "destination", name: "Script", url: "javascript:alert(1)" },
     ]);
     const plan = await adminJson("POST", `/imports/${id}/plan`);
     expect(plan.valid).toBe(false);
     const problems = plan.errors.map((e: { line: number; field: string }) => `${e.line}:${e.field}`);
-    expect(problems).toEqual(expect.arrayContaining(["2:name", "3:id", "4:kind", "5:faqs.0.answer", "5:(record)", "6:(record)"]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "2:name",
+        "3:id",
+        "4:kind",
+        "5:faqs.0.answer",
+        "5:(record)",
+        "6:(record)",
+        "7:url",
+        "8:url",
+        "9:url",
+        "10:url",
+      ]),
+    );
+    expect(plan.errors.find((e: { line: number }) => e.line === 7).message).toMatch(/https/);
     const commit = await admin("POST", `/imports/${id}/commit`);
     expect(commit.status).toBe(400);
     const body = await commit.json<{ error: { code: string; message: string; details: { line: number }[] } }>();
@@ -233,6 +251,18 @@ describe("content export", () => {
     expect(again.summary.faqs).toEqual({ added: 0, changed: 0, removed: 0 });
   });
 
+  it("keeps an entity's url: in the export, in the feed's about, and a change of url moves dateModified", async () => {
+    const hotel = { id: "HO-URL-1", kind: "property", name: "Url Hotel", brandId: "HO-URL", propertyId: null, faqs: [] };
+    await importRecords([{ id: "HO-URL", kind: "brand", name: "Url Brand", faqs: [] }, hotel]);
+    expect((await exportAll()).find((r) => r.id === "HO-URL-1")).not.toHaveProperty("url");
+    const summary = await importRecords([{ ...hotel, url: "https://url-hotels.example/one" }]);
+    expect(summary.summary.entities.changed).toBe(1);
+    expect((await exportAll()).find((r) => r.id === "HO-URL-1")).toMatchObject({ url: "https://url-hotels.example/one" });
+    const page = await (await get("/api/v3/content/HO-URL-1/faq.json")).json<{ about: { url?: string }; dateModified: string }>();
+    expect(page.about.url).toBe("https://url-hotels.example/one");
+    expect(page.dateModified).not.toBe("2026-11-01T10:00:00Z");
+  });
+
   it("pages by entity ID", async () => {
     const first = await adminJson("GET", "/content/export?limit=2");
     expect(first.records.map((r: { id: string }) => r.id)).toEqual(["AIR-LIS", "DMO-LIS"]);
@@ -243,6 +273,7 @@ describe("content export", () => {
       id: "HO-AUR",
       kind: "brand",
       name: "Aurora Hotels & Resorts",
+      url: "https://aurora-hotels.example/",
       updatedAt: "2026-11-01T10:00:00Z",
       faqs: expect.any(Array),
     });

@@ -35,6 +35,7 @@ function stored(...records: ContentRecord[]): CurrentContent {
     name: record.name,
     brand_id: record.kind === "property" ? record.brandId : null,
     property_id: record.kind === "property" ? record.propertyId : null,
+    url: record.url ?? null,
     updated_at: EARLIER,
     name_key: nameKey(record.name),
   }));
@@ -53,8 +54,8 @@ describe("planContent: entities", () => {
     expect(plan.errors).toEqual([]);
     expect(plan.ids).toEqual({ added: ["HO-NEW", "HO-NEW-1"], changed: [], removed: [] });
     expect(plan.changes.entities.insert).toEqual([
-      { id: "HO-NEW", kind: "brand", name: "Brand HO-NEW", brand_id: null, property_id: null, updated_at: NOW },
-      { id: "HO-NEW-1", kind: "property", name: "Hotel HO-NEW-1", brand_id: "HO-NEW", property_id: null, updated_at: NOW },
+      { id: "HO-NEW", kind: "brand", name: "Brand HO-NEW", brand_id: null, property_id: null, url: null, updated_at: NOW },
+      { id: "HO-NEW-1", kind: "property", name: "Hotel HO-NEW-1", brand_id: "HO-NEW", property_id: null, url: null, updated_at: NOW },
     ]);
     expect(plan.changes.faqs.insert).toEqual([
       { entity_id: "HO-NEW", position: 0, ...faq(1) },
@@ -89,6 +90,7 @@ describe("planContent: entities", () => {
     ["its name", { name: "Renamed Hotel" }],
     ["its brand", { brandId: "HO-BOR" }],
     ["its property ID", { propertyId: 123456 }],
+    ["its URL", { url: "https://aurora.example/lisbon" }],
   ])("changes an entity when %s differs, dated at the import whatever the file says", (_, difference) => {
     const before = property("HO-AUR-0001", "HO-AUR");
     const after = { ...before, ...difference, updatedAt: EARLIER } as ContentRecord;
@@ -101,6 +103,7 @@ describe("planContent: entities", () => {
         name: after.name,
         brand_id: (after as { brandId: string }).brandId,
         property_id: (after as { propertyId: number | null }).propertyId,
+        url: after.url ?? null,
         updated_at: NOW,
       },
     ]);
@@ -302,6 +305,6 @@ describe("planContent: kinds", () => {
     ["airport", "AIR-NEW"],
   ])("adds a %s with neither brand nor property ID", (kind, id) => {
     const plan = planContent(file({ kind, id, name: id, faqs: [faq(1)] } as ContentRecord), nothingStored, NOW);
-    expect(plan.changes.entities.insert).toEqual([{ id, kind, name: id, brand_id: null, property_id: null, updated_at: NOW }]);
+    expect(plan.changes.entities.insert).toEqual([{ id, kind, name: id, brand_id: null, property_id: null, url: null, updated_at: NOW }]);
   });
 });

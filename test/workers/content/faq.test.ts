@@ -22,7 +22,12 @@ describe("GET /api/v3/content/{entityId}/faq.json (one entity)", () => {
     expect(page["@context"]).toBe("https://schema.org");
     expect(page["@type"]).toBe("FAQPage");
     expect(page["@id"]).toBe(`${API}/api/v3/content/HO-AUR-0001/faq.json`);
-    expect(page.about).toEqual({ "@type": "Hotel", identifier: "HO-AUR-0001", name: expect.any(String) });
+    expect(page.about).toEqual({
+      "@type": "Hotel",
+      identifier: "HO-AUR-0001",
+      name: expect.any(String),
+      url: "https://aurora-hotels.example/hotels/ho-aur-0001",
+    });
     expect(page.dateModified).toBe("2026-11-01T10:00:00Z");
     expect(page.mainEntity.length).toBeGreaterThanOrEqual(5);
     expect(page.mainEntity.length).toBeLessThanOrEqual(12);
@@ -42,11 +47,11 @@ describe("GET /api/v3/content/{entityId}/faq.json (one entity)", () => {
   });
 
   it.each([
-    ["DMO-LIS", "Organization", "Visit Lisboa"],
-    ["AIR-LIS", "Airport", "Lisbon Humberto Delgado Airport"],
-  ])("describes %s as about a schema.org %s", async (id, type, name) => {
+    ["DMO-LIS", "Organization", "Visit Lisboa", { url: "https://visit-lisboa.example/" }],
+    ["AIR-LIS", "Airport", "Lisbon Humberto Delgado Airport", {}],
+  ])("describes %s as about a schema.org %s, with its own url when it has one", async (id, type, name, url) => {
     const page = await (await get(`/api/v3/content/${id}/faq.json`)).json<Page>();
-    expect(page.about).toEqual({ "@type": type, identifier: id, name });
+    expect(page.about).toEqual({ "@type": type, identifier: id, name, ...url });
     expect(page.mainEntity.length).toBeGreaterThan(0);
   });
 
@@ -88,7 +93,12 @@ describe("GET /api/v3/content/{brandId}/faq.json (bulk @graph)", () => {
     expect(body["@context"]).toBe("https://schema.org");
     const graph = body["@graph"];
     expect(graph).toHaveLength(121);
-    expect(graph[0]!.about).toEqual({ "@type": "Brand", identifier: "HO-AUR", name: "Aurora Hotels & Resorts" });
+    expect(graph[0]!.about).toEqual({
+      "@type": "Brand",
+      identifier: "HO-AUR",
+      name: "Aurora Hotels & Resorts",
+      url: "https://aurora-hotels.example/",
+    });
     const ids = graph.slice(1).map((p) => p.about.identifier);
     expect(ids).toEqual(Array.from({ length: 120 }, (_, i) => `HO-AUR-${String(i + 1).padStart(4, "0")}`));
     for (const page of graph) {
