@@ -52,3 +52,23 @@ export function words(text: string): Word[] {
     })),
   }));
 }
+
+/** Longest slug, in characters; a longer question is cut at a word. */
+const MAX_SLUG_LENGTH = 80;
+
+/**
+ * A text as a URL fragment or an ID part: its folded pieces joined by "-" ("Is there parking?" is
+ * "is-there-parking"), letters of any script kept; "faq" when it has no letter or digit.
+ */
+export function slug(text: string): string {
+  let joined = "";
+  for (const piece of words(text).flatMap((word) => word.pieces.map((p) => p.text))) {
+    const next = joined === "" ? piece : `${joined}-${piece}`;
+    if (next.length > MAX_SLUG_LENGTH) {
+      if (joined === "") joined = [...piece].slice(0, MAX_SLUG_LENGTH).join("");
+      break;
+    }
+    joined = next;
+  }
+  return joined || "faq";
+}

@@ -55,6 +55,11 @@ function similarity(a: string, b: string): number {
   return 0;
 }
 
+type Scored = { candidate: Candidate; score: number };
+/** Higher score first; then by name and ID, so equal scores always come in one order. */
+const bestFirst = (a: Scored, b: Scored): number =>
+  b.score - a.score || a.candidate.name.localeCompare(b.candidate.name) || a.candidate.id.localeCompare(b.candidate.id);
+
 /** Whether `b` is `a` with two neighbouring letters swapped (Aurroa, Riversdie). */
 function swappedOnce(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -104,14 +109,22 @@ export const looksLikeId = (reference: string): boolean => {
   return ENTITY_ID_PATTERN.test(id) && ID_PREFIXES.some((prefix) => id.toLowerCase().startsWith(prefix) && id.length > prefix.length);
 };
 
-function score(reference: Reading, candidate: Candidate): { score: number; complete: boolean } {
+/**
+ * How well `candidate` fits the reference: 0.6 for how much of the reference its name and brand account
+ * for, 0.4 for how much of its own name the reference names; `complete` when every word of the reference
+ * fits. With `partialLast`, the reference is being typed: its last word fits any word it begins.
+ */
+function score(reference: Reading, candidate: Candidate, partialLast = false): { score: number; complete: boolean } {
   const name = read(candidate.name);
   if (reference.compact !== "" && reference.compact === name.compact) return { score: 1, complete: true };
   const brand = new Set(candidate.brandName ? read(candidate.brandName).tokens : []);
   const own = name.tokens.filter((t) => !brand.has(t));
   const words = [...name.tokens, ...brand];
-  const matches = reference.tokens.map((token) => Math.max(0, ...words.map((w) => similarity(token, w))));
-  const found = (t: string) => reference.tokens.some((token) => similarity(token, t) > 0);
+  const last = reference.tokens.length - 1;
+  const fit = (token: string, at: number, word: string) =>
+    partialLast && at === last && word.startsWith(token) ? 1 : similarity(token, word);
+  const matches = reference.tokens.map((token, at) => Math.max(0, ...words.map((w) => fit(token, at, w))));
+  const found = (t: string) => reference.tokens.some((token, at) => fit(token, at, t) > 0);
   const ofReference = matches.length === 0 ? 0 : matches.reduce((a, b) => a + b, 0) / matches.length;
   const ofName = own.length === 0 ? (ofReference > 0 ? 1 : 0) : own.filter(found).length / own.length;
   return { score: 0.6 * ofReference + 0.4 * ofName, complete: matches.length > 0 && matches.every((m) => m > 0) };
@@ -130,12 +143,59 @@ export function resolveEntity(reference: string, candidates: readonly Candidate[
     .filter((c) => reading.kinds.size === 0 || reading.kinds.has(c.kind))
     .map((c) => ({ candidate: c, ...score(reading, c) }))
     .filter((r) => r.score >= CANDIDATE_AT)
-    .sort((a, b) => b.score - a.score || a.candidate.name.localeCompare(b.candidate.name) || a.candidate.id.localeCompare(b.candidate.id));
+    .sort(bestFirst);
   const [best, next] = ranked;
   if (best && best.complete && best.score >= RESOLVE_AT && (!next || best.score - next.score >= CLEAR_LEAD)) {
     return { entity: { ...best.candidate, score: best.score }, candidates: [] };
   }
   return { entity: null, candidates: ranked.slice(0, MAX_CANDIDATES).map((r) => ({ ...r.candidate, score: r.score })) };
+}
+
+/**
+ * The candidates a name being typed may become, best first: every word fits, the last as the start of a
+ * word ("aurora lisb" fits "Aurora Lisbon Riverside"). What completion offers.
+ */
+export function rankTypedName(typed: string, candidates: readonly Candidate[]): ScoredCandidate[] {
+  const reading = read(typed);
+  if (reading.tokens.length === 0) return [];
+  return candidates
+    .map((c) => ({ candidate: c, ...score(reading, c, true) }))
+    .filter((r) => r.complete)
+    .sort(bestFirst)
+    .map((r) => ({ ...r.candidate, score: r.score }));
+}
+
+/**
+ * The entity a free-text question names, if it names one: every distinctive word of its name (its brand's
+ * aside) is in the text, a letter off at most, and no other entity has as many of its words there, its
+ * brand's counting half ("are pets allowed at Aurora Lisbon Riverside?" names that hotel, not the brand nor
+ * Aurora Lisbon Harbour). A name of one distinctive word besides a brand's ("Boreal Inn Oslo Suites", "Visit
+ * Lisboa") is named only with its brand, if it has one: "parking in Oslo" names a city, not a hotel. Returned with the question left when the words
+ * of the name and brand are taken out ("are pets allowed at").
+ */
+export function entityNamedIn(text: string, candidates: readonly Candidate[]): { entity: Candidate; question: string } | null {
+  const tokens = read(text).tokens;
+  const inText = (t: string) => tokens.some((token) => similarity(token, t) > 0);
+  const named = candidates.flatMap((candidate) => {
+    const brand = read(candidate.brandName ?? "").tokens;
+    const name = read(candidate.name).tokens;
+    const own = name.filter((t) => !brand.includes(t));
+    const brandNamed = brand.length > 0 && brand.every(inText);
+    const all = own.length > 0 && own.every(inText) && (own.length > 1 || candidate.kind === "brand" || brandNamed);
+    return all ? [{ candidate, size: own.length + (brandNamed ? 0.5 : 0), naming: [...name, ...brand] }] : [];
+  });
+  const most = Math.max(0, ...named.map((n) => n.size));
+  const best = named.filter((n) => n.size === most);
+  if (best.length !== 1) return null;
+  const { candidate, naming } = best[0]!;
+  const namesIt = (word: string) => pieces(canonical(word)).every((p) => naming.some((t) => similarity(p, t) > 0));
+  return {
+    entity: candidate,
+    question: words(text)
+      .filter((word) => !namesIt(word.text))
+      .map((word) => word.text)
+      .join(" "),
+  };
 }
 
 /**

@@ -111,10 +111,16 @@ export interface ScopedEntity {
   kind: EntityKind;
   brand_id: string | null;
   property_id: number | null;
+  url: string | null;
+  updated_at: string;
 }
+
+const SCOPED_COLUMNS = "e.id, e.name, e.kind, e.brand_id, e.property_id, e.url, e.updated_at";
 
 export interface EntityFilter {
   kind?: EntityKind;
+  /** The start of the ID, in any case. */
+  idPrefix?: string;
   /** A brand ID, matched case-insensitively. */
   brandId?: string;
   /** A fragment of the name, folded with `nameKey`. */
@@ -126,15 +132,24 @@ export interface EntityFilter {
 export async function listScopedEntities(db: D1Reader, organizationId: string, filter: EntityFilter): Promise<ScopedEntity[]> {
   const { results } = await db
     .prepare(
-      `SELECT e.id, e.name, e.kind, e.brand_id, e.property_id FROM entities e
+      `SELECT ${SCOPED_COLUMNS} FROM entities e
        WHERE ${IN_SCOPE}
          AND (?2 IS NULL OR e.kind = ?2)
          AND (?3 IS NULL OR e.brand_id = ?3 COLLATE NOCASE)
          AND (?4 IS NULL OR instr(e.name_key, ?4) > 0)
+         AND (?7 IS NULL OR substr(e.id, 1, length(?7)) = ?7 COLLATE NOCASE)
          AND e.id > ?5
        ORDER BY e.id LIMIT ?6`,
     )
-    .bind(organizationId, filter.kind ?? null, filter.brandId ?? null, filter.nameContains ?? null, filter.afterId, filter.limit)
+    .bind(
+      organizationId,
+      filter.kind ?? null,
+      filter.brandId ?? null,
+      filter.nameContains ?? null,
+      filter.afterId,
+      filter.limit,
+      filter.idPrefix ?? null,
+    )
     .all<ScopedEntity>();
   return results;
 }
@@ -145,8 +160,18 @@ export interface EntityCandidate extends ScopedEntity {
   property_count: number;
 }
 
-const CANDIDATE_COLUMNS = `e.id, e.name, e.kind, e.brand_id, e.property_id, b.name AS brand_name,
+const CANDIDATE_COLUMNS = `${SCOPED_COLUMNS}, b.name AS brand_name,
   CASE WHEN e.kind = 'brand' THEN (SELECT count(*) FROM entities p WHERE p.brand_id = e.id) ELSE 0 END AS property_count`;
+
+/** The in-scope entity with this ID, in any case; null when there is none in scope. */
+export function scopedEntity(db: D1Reader, organizationId: string, id: string): Promise<EntityCandidate | null> {
+  return db
+    .prepare(
+      `SELECT ${CANDIDATE_COLUMNS} FROM entities e LEFT JOIN entities b ON b.id = e.brand_id WHERE ${IN_SCOPE} AND e.id = ?2 COLLATE NOCASE`,
+    )
+    .bind(organizationId, id)
+    .first<EntityCandidate>();
+}
 
 /** `?n` as a JSON list of kinds an entity must be one of; null for any kind. */
 const ofKinds = (n: number) => `(?${n} IS NULL OR e.kind IN (SELECT value FROM json_each(?${n})))`;
@@ -239,6 +264,7 @@ export async function entityFaqs(
 export interface SearchHit extends RankedFaq {
   entity_id: string;
   entity_name: string;
+  entity_url: string | null;
 }
 
 /**
@@ -260,8 +286,8 @@ export async function searchScopedFaqs(
         ...(filter.kind === undefined ? [] : ["e.kind = ?4"]),
         ...(filter.category === undefined ? [] : ["f.category = ?5 COLLATE NOCASE"]),
       ])}
-       SELECT entity_id, entity_name, question, answer, category, matched + boost AS score, literal, boost > 0 AS topical FROM (
-         SELECT r.id, e.id AS entity_id, e.name AS entity_name, f.question, f.answer, f.category, r.score AS matched,
+       SELECT entity_id, entity_name, entity_url, question, answer, category, matched + boost AS score, literal, boost > 0 AS topical FROM (
+         SELECT r.id, e.id AS entity_id, e.name AS entity_name, e.url AS entity_url, f.question, f.answer, f.category, r.score AS matched,
            ${topicBoost("?2")} AS boost, r.literal
          FROM ranked r JOIN faqs f ON f.id = r.id JOIN entities e ON e.id = f.entity_id
          -- The keys admit only the scope already; the scope is checked again on what is returned.
@@ -274,14 +300,14 @@ export async function searchScopedFaqs(
   return results;
 }
 
-/** The FAQ categories that occur in the organization's scope, by name. */
-export async function scopedCategories(db: D1Reader, organizationId: string): Promise<string[]> {
+/** The FAQ categories that occur in the organization's scope (or of one entity in it), by name. */
+export async function scopedCategories(db: D1Reader, organizationId: string, entityId?: string): Promise<string[]> {
   const { results } = await db
     .prepare(
       `SELECT DISTINCT f.category FROM faqs f JOIN entities e ON e.id = f.entity_id
-       WHERE ${IN_SCOPE} ORDER BY f.category`,
+       WHERE ${IN_SCOPE} AND (?2 IS NULL OR e.id = ?2) ORDER BY f.category`,
     )
-    .bind(organizationId)
+    .bind(organizationId, entityId ?? null)
     .all<{ category: string }>();
   return results.map((r) => r.category);
 }

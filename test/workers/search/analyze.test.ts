@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyze, stemSequences, termString } from "../../../src/search/analyze";
 import { languageOf } from "../../../src/search/languages";
-import { fold, nameKey, words } from "../../../src/search/normalize";
+import { fold, nameKey, slug, words } from "../../../src/search/normalize";
 
 const en = languageOf("en");
 
@@ -96,5 +96,24 @@ describe("analysis, the same for an FAQ and a question", () => {
       ["late", "check", "out"],
       ["late", "checkout"],
     ]);
+  });
+});
+
+describe("slugs", () => {
+  it.each([
+    ["Is there parking?", "is-there-parking"],
+    ["Wi-Fi: free?", "wi-fi-free"],
+    ["Où est l'hôtel ?", "ou-est-l-hotel"],
+    ["¿?", "faq"],
+    ["東京の駐車場", "東京の駐車場"],
+  ])("names %j as %j", (text, expected) => {
+    expect(slug(text)).toBe(expected);
+  });
+
+  it("keeps at most 80 characters, cut at a word", () => {
+    const long = slug("word ".repeat(40));
+    expect(long.length).toBeLessThanOrEqual(80);
+    expect(long.endsWith("word")).toBe(true);
+    expect(slug("x".repeat(100))).toHaveLength(80);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { candidateFilter, looksLikeId, resolveEntity, type Candidate } from "../../../src/search/resolve";
+import { candidateFilter, entityNamedIn, looksLikeId, rankTypedName, resolveEntity, type Candidate } from "../../../src/search/resolve";
 
 const AURORA = "Aurora Hotels & Resorts";
 const hotel = (id: string, name: string): Candidate => ({ id, name, kind: "property", brandName: AURORA });
@@ -67,5 +67,45 @@ describe("resolving a name as people write it", () => {
   it("looks the candidates up by the first letters of each word, and of the place's other names", () => {
     expect(candidateFilter("Aurora Wien Riverside")).toEqual({ prefixes: expect.arrayContaining(["aur", "vie", "wie", "riv"]), kinds: [] });
     expect(candidateFilter("Lisbon airport").kinds).toEqual(["airport"]);
+  });
+});
+
+describe("a name being typed (completion)", () => {
+  const typed = (text: string) => rankTypedName(text, CANDIDATES).map((c) => c.id);
+
+  it("takes the last word as the start of a word, the others as words", () => {
+    expect(typed("Aurora Lisbon Riv")[0]).toBe("HO-AUR-0001");
+    expect(typed("lyon ol")).toEqual(["HO-AUR-0058"]);
+    expect(typed("lyon")).toEqual(expect.arrayContaining(["HO-AUR-0008", "HO-AUR-0058", "HO-AUR-0108"]));
+  });
+
+  it("offers nothing for words that fit no name, and nothing for nothing typed", () => {
+    expect(typed("Oslo")).toEqual([]);
+    expect(typed("the hotel")).toEqual([]);
+  });
+});
+
+describe("the entity a question names", () => {
+  const named = (text: string) => {
+    const found = entityNamedIn(text, CANDIDATES);
+    return found && [found.entity.id, found.question];
+  };
+
+  it("finds a hotel named in a question, and the question without its name", () => {
+    expect(named("are pets allowed at Aurora Lisbon Riverside?")).toEqual(["HO-AUR-0001", "are pets allowed at"]);
+    expect(named("parking at lisbon old town")).toEqual(["HO-AUR-0051", "parking at"]);
+    expect(named("breakfast times Aurora Lisbon Riversde")).toEqual(["HO-AUR-0001", "breakfast times"]);
+  });
+
+  it("takes the brand when only the brand is named, and nothing when two fit as well or the text names a city only", () => {
+    expect(named("does the Aurora group have a loyalty programme")).toEqual(["HO-AUR", "does the group have a loyalty programme"]);
+    expect(named("parking in Lyon Riverside or Lyon Central")).toBeNull();
+    expect(named("parking in Lisbon")).toBeNull();
+  });
+
+  it("needs the brand for a hotel whose name has one word besides it", () => {
+    const oneWord = [...CANDIDATES, { id: "HO-AUR-0200", name: "Aurora Oslo", kind: "property" as const, brandName: AURORA }];
+    expect(entityNamedIn("parking in Oslo", oneWord)).toBeNull();
+    expect(entityNamedIn("parking at Aurora Oslo", oneWord)?.entity.id).toBe("HO-AUR-0200");
   });
 });
