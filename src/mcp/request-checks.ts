@@ -59,19 +59,10 @@ export function contentTypeProblem(header: string | undefined): Response | null 
   return envelopeError(415, `Content-Type must be application/json${type ? `, not ${type}` : ""}.`);
 }
 
-/** An `MCP-Protocol-Version` header naming a revision this server does not speak. */
-export function protocolVersionProblem(header: string | undefined): Response | null {
-  if (header === undefined || KNOWN_PROTOCOL_VERSIONS.includes(header)) return null;
-  return envelopeError(
-    400,
-    `Unsupported MCP-Protocol-Version ${JSON.stringify(header)}; this server speaks ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`,
-  );
-}
-
 const issuesOf = (error: z.ZodError, prefix: string): ErrorDetail[] =>
   error.issues.map((issue) => ({ field: [prefix, ...issue.path].filter((p) => p !== "").join("."), message: issue.message }));
 
-/** A body that is not one JSON-RPC message or a batch of them, a batch too large, or an `initialize` whose params are wrong. */
+/** A body that is not one JSON-RPC message or a batch of them, or a batch too large. */
 export function messagesProblem(body: unknown): Response | null {
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length === 0) return envelopeError(400, "An empty batch is not a JSON-RPC request; send at least one message.");
@@ -91,18 +82,32 @@ export function messagesProblem(body: unknown): Response | null {
         },
       );
     }
-    if ((message as { method?: unknown }).method === "initialize") {
-      const initialize = InitializeRequestSchema.safeParse(message);
-      if (!initialize.success) {
-        return envelopeError(
-          400,
-          "The initialize request is malformed: it needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}.",
-          undefined,
-          {
-            details: issuesOf(initialize.error, where),
-          },
-        );
-      }
+  }
+  return null;
+}
+
+/**
+ * What only the 2025 era refuses before the SDK: an `MCP-Protocol-Version` it does not speak, or an
+ * `initialize` whose params are wrong. (The 2026-07-28 revision has no `initialize`, and the SDK answers
+ * its version errors in JSON-RPC, as that revision requires.)
+ */
+export function legacyProblem(header: string | undefined, body: unknown): Response | null {
+  if (header !== undefined && !KNOWN_PROTOCOL_VERSIONS.includes(header)) {
+    return envelopeError(
+      400,
+      `Unsupported MCP-Protocol-Version ${JSON.stringify(header)}; this server speaks ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`,
+    );
+  }
+  for (const [index, message] of (Array.isArray(body) ? body : [body]).entries()) {
+    if ((message as { method?: unknown }).method !== "initialize") continue;
+    const initialize = InitializeRequestSchema.safeParse(message);
+    if (!initialize.success) {
+      return envelopeError(
+        400,
+        "The initialize request is malformed: it needs params.protocolVersion, params.capabilities and params.clientInfo {name, version}.",
+        undefined,
+        { details: issuesOf(initialize.error, Array.isArray(body) ? `[${index}]` : "") },
+      );
     }
   }
   return null;

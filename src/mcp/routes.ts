@@ -4,10 +4,10 @@ import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { realmIssuer, surfaceOrigin } from "../env";
 import { bodyLimit } from "../http/body";
+import { MCP_ENDPOINTS } from "../http/mcp-endpoints";
 import { publicCors } from "../http/public-cors";
 import { envelopeError } from "../http/surface-errors";
 import { MCP_SCOPE } from "../identity/tokens";
-import { mcpResources } from "../oauth/server";
 import { bearerAuth, organizationRateLimit } from "./auth";
 import type { McpEnv } from "./context";
 import { isAllowedOrigin } from "./origins";
@@ -16,19 +16,20 @@ import {
   contentTypeProblem,
   jsonBody,
   MAX_MCP_BODY_BYTES,
+  legacyProblem,
   messagesProblem,
   notAcceptable,
-  protocolVersionProblem,
 } from "./request-checks";
 import { serveModernJsonRpc } from "./serve";
 import { MESSAGES_PATH, openSseTransport, postSseMessage } from "./sse-transport";
 import { deleteSession, notificationStream, postLegacy, SESSION_HEADER } from "./streamable";
 
 /**
- * /v1/sse serves every MCP transport a client may pick at that URL: SPEC's sessionful streamable
- * HTTP (the 2025 era), the 2026-07-28 revision (stateless; the SDK's own era classification routes
- * each POST), and the older HTTP+SSE transport (GET without a session, then POSTs to /v1/messages).
- * All of them share the Origin check, bearer authentication and the organization's rate limit.
+ * Each MCP endpoint (http/mcp-endpoints.ts) serves every MCP transport a client may pick at its URL:
+ * SPEC's sessionful streamable HTTP (the 2025 era), the 2026-07-28 revision (stateless; the SDK's own
+ * era classification routes each POST), and the older HTTP+SSE transport (GET without a session, then
+ * POSTs to /v1/messages). All of them share the Origin check, bearer authentication and the
+ * organization's rate limit.
  */
 
 /** Rejects cross-origin browser requests from origins that are not allow-listed (DNS rebinding). */
@@ -40,7 +41,7 @@ const originCheck = createMiddleware<McpEnv>(async (c, next) => {
 
 /** The JSON-RPC message(s) of a POST, or the refusal to answer instead. */
 async function readMessages(c: Context<McpEnv>): Promise<{ body: unknown } | Response> {
-  const refusal = contentTypeProblem(c.req.header("Content-Type")) ?? protocolVersionProblem(c.req.header("MCP-Protocol-Version"));
+  const refusal = contentTypeProblem(c.req.header("Content-Type"));
   if (refusal) return refusal;
   let body: unknown;
   try {
@@ -72,7 +73,16 @@ const protections = [
   cors({
     origin: (origin, c: Context<McpEnv>) => (isAllowedOrigin(origin, c.env) ? origin : null),
     allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-    allowHeaders: ["Authorization", "Content-Type", "Accept", SESSION_HEADER, "mcp-protocol-version", "Last-Event-ID"],
+    allowHeaders: [
+      "Authorization",
+      "Content-Type",
+      "Accept",
+      SESSION_HEADER,
+      "mcp-protocol-version",
+      "Mcp-Method",
+      "Mcp-Name",
+      "Last-Event-ID",
+    ],
     exposeHeaders: [SESSION_HEADER, "WWW-Authenticate"],
     maxAge: 600,
   }),
@@ -84,26 +94,38 @@ const protections = [
   bearerAuth,
   organizationRateLimit,
 ] as const;
-mcpRoutes.use("/v1/sse", allowedMethods(["GET", "POST", "DELETE", "OPTIONS"]), ...protections);
+for (const endpoint of MCP_ENDPOINTS) {
+  mcpRoutes.use(
+    endpoint,
+    allowedMethods(["GET", "POST", "DELETE", "OPTIONS"]),
+    ...protections,
+    createMiddleware<McpEnv>(async (c, next) => {
+      c.set("endpoint", endpoint);
+      await next();
+    }),
+  );
+
+  mcpRoutes.post(endpoint, async (c) => {
+    if (!acceptsAll(c.req.header("Accept"), STREAMABLE_ACCEPT)) return notAcceptable(STREAMABLE_ACCEPT);
+    const parsed = await readMessages(c);
+    if (parsed instanceof Response) return parsed;
+    if (!(await isLegacyRequest(c.req.raw, parsed.body))) return serveModernJsonRpc(c, parsed.body, endpoint);
+    return legacyProblem(c.req.header("MCP-Protocol-Version"), parsed.body) ?? postLegacy(c, parsed.body, endpoint);
+  });
+
+  mcpRoutes.get(endpoint, async (c) => {
+    if (!acceptsAll(c.req.header("Accept"), ["text/event-stream"])) return notAcceptable(["text/event-stream"]);
+    return c.req.header(SESSION_HEADER) ? notificationStream(c, endpoint) : openSseTransport(c, endpoint);
+  });
+
+  mcpRoutes.delete(endpoint, (c) => deleteSession(c, endpoint));
+}
 mcpRoutes.use(MESSAGES_PATH, allowedMethods(["POST", "OPTIONS"]), ...protections);
-
-mcpRoutes.post("/v1/sse", async (c) => {
-  if (!acceptsAll(c.req.header("Accept"), STREAMABLE_ACCEPT)) return notAcceptable(STREAMABLE_ACCEPT);
-  const parsed = await readMessages(c);
-  if (parsed instanceof Response) return parsed;
-  return (await isLegacyRequest(c.req.raw, parsed.body)) ? postLegacy(c, parsed.body) : serveModernJsonRpc(c, parsed.body);
-});
-
-mcpRoutes.get("/v1/sse", async (c) => {
-  if (!acceptsAll(c.req.header("Accept"), ["text/event-stream"])) return notAcceptable(["text/event-stream"]);
-  return c.req.header(SESSION_HEADER) ? notificationStream(c) : openSseTransport(c);
-});
-
-mcpRoutes.delete("/v1/sse", deleteSession);
 
 mcpRoutes.post(MESSAGES_PATH, async (c) => {
   const parsed = await readMessages(c);
-  return parsed instanceof Response ? parsed : postSseMessage(c, parsed.body);
+  if (parsed instanceof Response) return parsed;
+  return legacyProblem(c.req.header("MCP-Protocol-Version"), parsed.body) ?? postSseMessage(c, parsed.body);
 });
 
 /**
@@ -113,11 +135,11 @@ mcpRoutes.post(MESSAGES_PATH, async (c) => {
  */
 mcpRoutes.use("/.well-known/oauth-protected-resource", publicCors);
 mcpRoutes.use("/.well-known/oauth-protected-resource/*", publicCors);
-mcpRoutes.on("GET", ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/v1/sse"], (c) => {
+const METADATA_PATH = "/.well-known/oauth-protected-resource";
+mcpRoutes.on("GET", [METADATA_PATH, ...MCP_ENDPOINTS.map((endpoint) => `${METADATA_PATH}${endpoint}`)], (c) => {
   const base = surfaceOrigin(c.env.BASE_URL, c.req.url);
-  const [origin, endpoint] = mcpResources(base);
   return c.json({
-    resource: c.req.path.endsWith("/v1/sse") ? endpoint : origin,
+    resource: `${base}${c.req.path.slice(METADATA_PATH.length)}`,
     authorization_servers: [base, realmIssuer(c.env, c.req.url), ...(c.env.OIDC_ISSUER ? [c.env.OIDC_ISSUER] : [])],
     bearer_methods_supported: ["header"],
     scopes_supported: [MCP_SCOPE],

@@ -1,5 +1,7 @@
 import { createMcpHandler, WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
+import { surfaceOrigin } from "../env";
+import type { McpEndpoint } from "../http/mcp-endpoints";
 import { MCP_SCOPE } from "../identity/tokens";
 import { dayOf, unansweredKey } from "../search/unanswered";
 import { countUnanswered } from "../storage/unanswered-questions";
@@ -14,6 +16,7 @@ import type { ToolContext } from "./tools/tool";
  */
 
 const toolContext = (c: Context<McpEnv>, protocolVersion: string): ToolContext => ({
+  contentOrigin: surfaceOrigin(c.env.API_URL, c.req.url),
   // Scope and content reads only; with read replication they are served near the caller (README).
   db: c.env.DB.withSession("first-unconstrained"),
   organizationId: c.get("principal").organizationId,
@@ -47,26 +50,40 @@ function sdkRequest(c: Context<McpEnv>): Request {
  * The 2025 era, one request: a stateless SDK transport answering in JSON, its refusals in SPEC's
  * envelope; `protocolVersion` is what the session negotiated.
  */
-export async function serveLegacyJsonRpc(c: Context<McpEnv>, body: unknown, protocolVersion: string): Promise<Response> {
+export async function serveLegacyJsonRpc(
+  c: Context<McpEnv>,
+  body: unknown,
+  protocolVersion: string,
+  endpoint: McpEndpoint,
+): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-  await createMcpServer(toolContext(c, protocolVersion)).connect(transport);
+  await createMcpServer(toolContext(c, protocolVersion), endpoint).connect(transport);
   return inEnvelope(await transport.handleRequest(sdkRequest(c), { parsedBody: body }));
 }
 
-// The verified caller reaches the SDK's per-request factory as pass-through auth information.
-const modern = createMcpHandler(({ authInfo }) => createMcpServer(authInfo?.extra as unknown as ToolContext), {
-  legacy: "reject",
-  responseMode: "json",
-});
+/** What the SDK's per-request factory needs, passed through its auth information. */
+interface ModernRequest {
+  tools: ToolContext;
+  endpoint: McpEndpoint;
+}
+
+const modern = createMcpHandler(
+  ({ authInfo }) => {
+    const { tools, endpoint } = authInfo?.extra as unknown as ModernRequest;
+    return createMcpServer(tools, endpoint);
+  },
+  { legacy: "reject", responseMode: "json" },
+);
 
 /** The 2026-07-28 revision: stateless by design, every request carries its own protocol envelope. */
-export function serveModernJsonRpc(c: Context<McpEnv>, body: unknown): Promise<Response> {
+export function serveModernJsonRpc(c: Context<McpEnv>, body: unknown, endpoint: McpEndpoint): Promise<Response> {
   const principal = c.get("principal");
+  const request: ModernRequest = { tools: toolContext(c, MODERN_PROTOCOL_VERSION), endpoint };
   const authInfo: AuthInfo = {
     token: "",
     clientId: principal.clientId,
     scopes: [MCP_SCOPE],
-    extra: { ...toolContext(c, MODERN_PROTOCOL_VERSION) },
+    extra: { ...request },
   };
   return modern.fetch(sdkRequest(c), { authInfo, parsedBody: body });
 }

@@ -1,34 +1,72 @@
-import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server, type ServerOptions } from "@modelcontextprotocol/server";
+import type { McpEndpoint } from "../http/mcp-endpoints";
+import { serveCompletion } from "./completion";
+import { servePrompts } from "./prompts";
+import { serveResources } from "./resources";
+import { fetchDocument } from "./tools/fetch";
 import { listEntities } from "./tools/list-entities";
 import { query } from "./tools/query";
+import { search } from "./tools/search";
 import { searchDocuments } from "./tools/search-documents";
 import type { Tool, ToolContext } from "./tools/tool";
 
-const TOOLS: Tool[] = [query, searchDocuments, listEntities];
-const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
-
 export const SERVER_INFO = { name: "hospitality-content", version: "1.0.0" };
 
-const INSTRUCTIONS =
-  "Hotel group content: brands, their hotels, destinations and airports, each with FAQs. " +
-  "Find IDs and exact names with service_list_entities, answer about one entity with service_query, " +
-  "and search across everything with service_search_documents.";
+/** What each endpoint serves: its tools, in the order tools/list gives them, and how to use them. */
+const ENDPOINT_TOOLS: Record<McpEndpoint, { tools: Tool[]; instructions: string }> = {
+  "/v1/sse": {
+    tools: [query, searchDocuments, listEntities],
+    instructions:
+      "Answers travellers' questions from a hotel group's own content: its brands, their hotels, destinations and airports, each with FAQs. " +
+      "For a question about one hotel or place, call service_query with its name as the user wrote it (or its ID) and the question in the user's words; " +
+      "if entity is null, ask which of the candidates the user means. When the hotel is unknown, or to compare, call service_search_documents. " +
+      "service_list_entities lists what this organization can see. Answer from the FAQs returned, and name the entity they are about (entity.name). " +
+      "Each entity's FAQs are also resources: hospitality://entities/{entityId}/faqs.",
+  },
+  "/v1/chatgpt": {
+    tools: [search, fetchDocument],
+    instructions:
+      "Answers travellers' questions from a hotel group's own content: FAQs of its hotels, brands, destinations and airports. " +
+      "Call search with the question in the traveller's words, naming the hotel or city when known; then fetch the ids of the best results " +
+      "and answer from their text, citing their url. Each result is one FAQ of one hotel or place: say which.",
+  },
+};
 
 /**
- * An MCP server for one request of one organization: JSON-RPC (both protocol eras) is the SDK's,
- * the tools are ours. The same server serves the 2025-era sessions, the HTTP+SSE transport and
- * the 2026-07-28 revision.
+ * Cache hints of the 2026-07-28 revision. The tool list, the prompt and the templates are the same for every caller of
+ * an endpoint and change only with a deployment; the resources are the caller's organization's, and a
+ * change of content or scope reaches a client that honours the hint within a minute.
  */
-export function createMcpServer(ctx: ToolContext): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler("tools/list", () => ({ tools: TOOLS.map((tool) => tool.listing(ctx.protocolVersion)) }));
+const CACHE_HINTS: ServerOptions["cacheHints"] = {
+  "server/discover": { ttlMs: 3_600_000, cacheScope: "public" },
+  "tools/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "prompts/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "resources/list": { ttlMs: 60_000, cacheScope: "private" },
+  "resources/read": { ttlMs: 60_000, cacheScope: "private" },
+};
+
+/**
+ * An MCP server for one request of one organization at one endpoint: JSON-RPC (both protocol eras) is
+ * the SDK's, the tools and resources are ours. The same server serves the 2025-era sessions, the
+ * HTTP+SSE transport and the 2026-07-28 revision.
+ */
+export function createMcpServer(ctx: ToolContext, endpoint: McpEndpoint): Server {
+  const { tools, instructions } = ENDPOINT_TOOLS[endpoint];
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+    instructions,
+    cacheHints: CACHE_HINTS,
+  });
+  server.setRequestHandler("tools/list", () => ({ tools: tools.map((tool) => tool.listing(ctx.protocolVersion)) }));
   server.setRequestHandler("tools/call", async (request) => {
-    const tool = TOOLS_BY_NAME.get(request.params.name);
+    const tool = byName.get(request.params.name);
     // An unknown tool is a protocol error (the client's mistake, not the model's): JSON-RPC -32602.
     if (!tool)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name}. The tools are ${[...TOOLS_BY_NAME.keys()].join(", ")}.`,
+        `Unknown tool: ${request.params.name}. The tools are ${[...byName.keys()].join(", ")}.`,
       );
     try {
       return await tool.call(request.params.arguments, ctx);
@@ -39,5 +77,8 @@ export function createMcpServer(ctx: ToolContext): Server {
       throw new ProtocolError(ProtocolErrorCode.InternalError, "The tool failed unexpectedly; retry with backoff.");
     }
   });
+  serveResources(server, ctx);
+  servePrompts(server);
+  serveCompletion(server, ctx);
   return server;
 }

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
+import type { McpEndpoint } from "../http/mcp-endpoints";
 import type { Principal } from "../identity/verify";
 import { stillAuthorized } from "./auth";
 
@@ -7,6 +8,8 @@ import { stillAuthorized } from "./auth";
 export type SessionOwner = Principal;
 
 export interface SessionRecord extends SessionOwner {
+  /** The endpoint that opened the session, whose tools it serves (absent in records older than the second endpoint). */
+  endpoint?: McpEndpoint;
   protocolVersion: string;
   clientInfo: { name: string; version: string } | null;
   createdAt: number;

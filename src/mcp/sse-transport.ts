@@ -1,10 +1,11 @@
 import { isInitializeRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
+import type { McpEndpoint } from "../http/mcp-endpoints";
 import type { McpEnv } from "./context";
 import { serveLegacyJsonRpc } from "./serve";
 import { sessionObject } from "./session";
 import { messageEvent, openSessionStream } from "./streams";
-import { callerSession, clientInfoOf, negotiatedVersion, sessionRecord, unknownSession } from "./streamable";
+import { callerSession, clientInfoOf, negotiatedVersion, sessionEndpoint, sessionRecord, unknownSession } from "./streamable";
 
 /**
  * The HTTP+SSE transport (protocol 2024-11-05), which clients that pick a transport from a URL ending
@@ -16,10 +17,10 @@ import { callerSession, clientInfoOf, negotiatedVersion, sessionRecord, unknownS
 export const MESSAGES_PATH = "/v1/messages";
 const TRANSPORT_VERSION = "2024-11-05";
 
-/** GET without a session: a new session whose stream starts with the `endpoint` event. */
-export async function openSseTransport(c: Context<McpEnv>): Promise<Response> {
+/** GET without a session: a new session of `endpoint` whose stream starts with the `endpoint` event. */
+export async function openSseTransport(c: Context<McpEnv>, endpoint: McpEndpoint): Promise<Response> {
   const sessionId = crypto.randomUUID();
-  await sessionObject(c.env, sessionId).open(sessionRecord(c, TRANSPORT_VERSION, null));
+  await sessionObject(c.env, sessionId).open(sessionRecord(c, endpoint, TRANSPORT_VERSION, null));
   return openSessionStream(c, sessionId, `event: endpoint\ndata: ${MESSAGES_PATH}?sessionId=${sessionId}\n\n`);
 }
 
@@ -29,7 +30,7 @@ export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise
   const session = await callerSession(c, sessionId);
   if (!session) return unknownSession();
   const initialize = isInitializeRequest(body) ? body.params : null;
-  const response = await serveLegacyJsonRpc(c, body, initialize?.protocolVersion ?? session.protocolVersion);
+  const response = await serveLegacyJsonRpc(c, body, initialize?.protocolVersion ?? session.protocolVersion, sessionEndpoint(session));
   if (response.status === 202) return c.text("Accepted", 202);
   if (!response.ok) return response;
   const stub = sessionObject(c.env, sessionId);

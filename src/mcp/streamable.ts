@@ -1,6 +1,7 @@
 import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import { intVar } from "../env";
+import { DEFAULT_MCP_ENDPOINT, type McpEndpoint } from "../http/mcp-endpoints";
 import { envelopeError } from "../http/surface-errors";
 import { boundedText } from "../http/untrusted-text";
 import type { McpEnv } from "./context";
@@ -27,12 +28,16 @@ export async function callerSession(c: Context<McpEnv>, sessionId: string): Prom
   return UUID.test(sessionId) ? sessionObject(c.env, sessionId).touch(c.get("principal")) : null;
 }
 
-/** The live session named by the header, touched; or the 400/404 response to send instead. */
-async function requireSession(c: Context<McpEnv>): Promise<{ sessionId: string; record: SessionRecord } | Response> {
+/** The endpoint a session was opened at. */
+export const sessionEndpoint = (record: SessionRecord): McpEndpoint => record.endpoint ?? DEFAULT_MCP_ENDPOINT;
+
+/** The live session named by the header, opened at `endpoint`, touched; or the 400/404 response to send instead. */
+async function requireSession(c: Context<McpEnv>, endpoint: McpEndpoint): Promise<{ sessionId: string; record: SessionRecord } | Response> {
   const sessionId = c.req.header(SESSION_HEADER);
   if (!sessionId) return missingSession();
   const record = await callerSession(c, sessionId);
-  return record ? { sessionId, record } : unknownSession();
+  // A session serves the tools of the endpoint that opened it; at another endpoint it does not exist.
+  return record && sessionEndpoint(record) === endpoint ? { sessionId, record } : unknownSession();
 }
 
 function withSessionHeader(response: Response, sessionId: string): Response {
@@ -41,11 +46,17 @@ function withSessionHeader(response: Response, sessionId: string): Response {
   return copy;
 }
 
-/** A new session's record: the caller, what its handshake negotiated, and the configured expiry. */
-export function sessionRecord(c: Context<McpEnv>, protocolVersion: string, clientInfo: SessionRecord["clientInfo"]): SessionRecord {
+/** A new session's record: the caller, the endpoint, what its handshake negotiated, and the configured expiry. */
+export function sessionRecord(
+  c: Context<McpEnv>,
+  endpoint: McpEndpoint,
+  protocolVersion: string,
+  clientInfo: SessionRecord["clientInfo"],
+): SessionRecord {
   const now = Date.now();
   return {
     ...c.get("principal"),
+    endpoint,
     protocolVersion,
     clientInfo,
     createdAt: now,
@@ -73,36 +84,36 @@ export async function negotiatedVersion(response: Response, requested: string): 
 }
 
 /** POST of the 2025 era: `initialize` opens a session; anything else needs one. */
-export async function postLegacy(c: Context<McpEnv>, body: unknown): Promise<Response> {
+export async function postLegacy(c: Context<McpEnv>, body: unknown, endpoint: McpEndpoint): Promise<Response> {
   const messages = Array.isArray(body) ? body : [body];
   if (!messages.some(isInitializeRequest)) {
-    const session = await requireSession(c);
-    return session instanceof Response ? session : serveLegacyJsonRpc(c, body, session.record.protocolVersion);
+    const session = await requireSession(c, endpoint);
+    return session instanceof Response ? session : serveLegacyJsonRpc(c, body, session.record.protocolVersion, endpoint);
   }
   if (c.req.header(SESSION_HEADER)) return envelopeError(400, "initialize opens a new session: send it without mcp-session-id.");
   if (messages.length > 1) return envelopeError(400, "initialize must be sent alone, not in a batch.");
 
   const { params } = messages[0] as InitializeRequest;
-  const response = await serveLegacyJsonRpc(c, body, params.protocolVersion);
+  const response = await serveLegacyJsonRpc(c, body, params.protocolVersion, endpoint);
   if (!response.ok) return response;
   const sessionId = crypto.randomUUID();
   const negotiated = await negotiatedVersion(response, params.protocolVersion);
-  await sessionObject(c.env, sessionId).open(sessionRecord(c, negotiated, clientInfoOf(params)));
+  await sessionObject(c.env, sessionId).open(sessionRecord(c, endpoint, negotiated, clientInfoOf(params)));
   return withSessionHeader(response, sessionId);
 }
 
 /** GET with a session: the notification stream of that session. */
-export async function notificationStream(c: Context<McpEnv>): Promise<Response> {
-  const session = await requireSession(c);
+export async function notificationStream(c: Context<McpEnv>, endpoint: McpEndpoint): Promise<Response> {
+  const session = await requireSession(c, endpoint);
   if (session instanceof Response) return session;
   const stream = await openSessionStream(c, session.sessionId, ": stream open\n\n");
   return stream.ok ? withSessionHeader(stream, session.sessionId) : unknownSession();
 }
 
 /** DELETE: ends the session (204); later calls with it get 404. */
-export async function deleteSession(c: Context<McpEnv>): Promise<Response> {
-  const sessionId = c.req.header(SESSION_HEADER);
-  if (!sessionId) return missingSession();
-  const ended = UUID.test(sessionId) && (await sessionObject(c.env, sessionId).terminate(c.get("principal")));
+export async function deleteSession(c: Context<McpEnv>, endpoint: McpEndpoint): Promise<Response> {
+  const session = await requireSession(c, endpoint);
+  if (session instanceof Response) return session;
+  const ended = await sessionObject(c.env, session.sessionId).terminate(c.get("principal"));
   return ended ? c.body(null, 204) : unknownSession();
 }

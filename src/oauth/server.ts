@@ -1,5 +1,6 @@
 import { GrantType, OAuthAuthorizationServer, OAuthError, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { surfaceOrigin, type Env } from "../env";
+import { MCP_ENDPOINTS } from "../http/mcp-endpoints";
 import { MCP_SCOPE } from "../identity/tokens";
 import { connectorAccessDenial, type ConnectorProps } from "./access";
 import { configuredRedirectUris, matchesAny } from "./redirect-uris";
@@ -16,10 +17,11 @@ export const CONNECTOR_REFRESH_TOKEN_TTL_S = 30 * 86_400;
 
 /**
  * The protected resources a connector token may be bound to (RFC 8707): the MCP origin, which the
- * root protected-resource metadata and the 401 challenge name, and the `/v1/sse` endpoint itself,
- * which clients that read the path-specific metadata send. Both are accepted at `/v1/sse`.
+ * root protected-resource metadata and the 401 challenge name, and each MCP endpoint, which clients
+ * that read the path-specific metadata send. Every one is accepted at every endpoint: they are one
+ * server, one organization scope and one rate limit.
  */
-export const mcpResources = (origin: string): [string, string] => [origin, `${origin}/v1/sse`];
+export const mcpResources = (origin: string): [string, ...string[]] => [origin, ...MCP_ENDPOINTS.map((path) => `${origin}${path}`)];
 
 // The issuer and resources are fixed when a server is built, so there is one per MCP origin (and allow-list).
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();

@@ -22,9 +22,8 @@ export const listEntities = defineTool({
   name: "service_list_entities",
   title: "List entities",
   description:
-    "Lists the hotel brands, hotels (properties), destinations and airports this organization can see, ordered by ID. " +
-    "Use it to discover exact entity IDs and full registered names before calling service_query. " +
-    "Filter by kind, by brandId (a brand's hotels: its ID or name) or by part of the name (all case-insensitive); page with nextCursor.",
+    "Lists the brands, hotels (properties), destinations and airports in scope by ID, with their registered names. " +
+    "Filter by kind, brand or part of the name; page with nextCursor.",
   input: ListEntitiesInput,
   output: ListEntitiesOutput,
   async run(args, ctx) {

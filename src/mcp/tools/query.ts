@@ -1,5 +1,6 @@
 import { NO_RANKING, rankingInput } from "../../search/plan";
 import { entityFaqs } from "../../storage/scoped-content";
+import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, referencedEntity } from "./entities";
 import { countIfUnanswered, questionPlan } from "./questions";
@@ -10,13 +11,12 @@ export const query = defineTool({
   name: "service_query",
   title: "Query an entity's FAQs",
   description:
-    "Answers questions about one hotel, brand, destination or airport from its FAQs. " +
-    "`entity` is its ID or its name as people write it (the brand may be left out; case, accents and small typos do not matter); " +
-    '`entity.matchedBy` says how it was found. When several fit ("the Aurora in Lyon"), `entity` is null and `candidates` ' +
-    "lists them, most likely first: ask the user or call again with an id. Give `question` in the guest's own words " +
-    "to rank the FAQs, or `category` to keep one category.",
+    "Answers a question about one hotel, brand, destination or airport from its FAQs, best first. " +
+    "Tell the user which entity answered (entity.name; matchedBy says how the name was read). " +
+    "If entity is null, candidates lists the likely ones: ask the user, or call again with an id.",
   input: QueryInput,
   output: QueryOutput,
+  links: ({ entity }) => (entity ? [faqResourceLink(entity)] : []),
   async run(args, ctx) {
     const { entity, candidates } = await referencedEntity(ctx, args.entity);
     if (!entity) {

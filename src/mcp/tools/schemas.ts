@@ -3,20 +3,15 @@ import { ENTITY_KINDS } from "../../storage/entities";
 
 /** Input and output schemas of the MCP tools: validation, types and the JSON Schemas of tools/list. */
 
-export const EntityKind = z.enum(ENTITY_KINDS).describe("brand, property (a hotel), destination or airport");
-const Category = z.string().min(1).max(100).describe('An FAQ category, e.g. "Parking", "Pets", "Check-in & Check-out" (case-insensitive).');
+export const EntityKind = z.enum(ENTITY_KINDS).describe("property is a hotel");
+const Category = z.string().min(1).max(100).describe("An FAQ category, e.g. Parking, Pets (any case).");
 
 export const ListEntitiesInput = z.strictObject({
   kind: EntityKind.optional(),
-  brandId: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('Only the properties of this brand: its ID (e.g. HO-AUR) or its name as people write it ("Aurora Hotels").'),
-  nameContains: z.string().min(1).max(200).optional().describe("Case-insensitive substring of the entity name."),
+  brandId: z.string().min(1).max(200).optional().describe("A brand's ID or name: only its hotels."),
+  nameContains: z.string().min(1).max(200).optional().describe("Part of the name, any case."),
   cursor: z.string().min(1).max(200).optional().describe("nextCursor from the previous page."),
-  limit: z.number().int().min(1).max(200).default(50).describe("Page size, 1-200 (default 50)."),
+  limit: z.number().int().min(1).max(200).default(50),
 });
 
 export const EntitySummary = z.object({
@@ -41,12 +36,10 @@ export const QueryInput = z.strictObject({
     .string()
     .min(1)
     .max(200)
-    .describe(
-      'The hotel, brand, destination or airport: its ID (e.g. HO-AUR-0001) or its name as people write it ("Lisbon Riverside", "the Aurora in Lyon"); case, accents, small typos and words such as "hotel" do not matter.',
-    ),
-  question: z.string().min(1).max(500).optional().describe("A question to rank the entity's FAQs by relevance."),
+    .describe('Its ID (HO-AUR-0001) or its name as written ("Lisbon Riverside", "the Aurora in Lyon"); case, accents and typos aside.'),
+  question: z.string().min(1).max(500).optional().describe("The guest's question, in their words, to rank the FAQs by."),
   category: Category.optional(),
-  limit: z.number().int().min(1).max(50).default(20).describe("Maximum FAQs, 1-50 (default 20)."),
+  limit: z.number().int().min(1).max(50).default(20),
 });
 
 export const Faq = z.object({ question: z.string(), answer: z.string(), category: z.string() });
@@ -77,16 +70,11 @@ export const QueryOutput = z.object({
 });
 
 export const SearchInput = z.strictObject({
-  query: z.string().min(1).max(500).describe("Words to search for in FAQ questions and answers."),
-  entityId: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("Only this entity: its ID or its name as people write it; a brand includes its hotels."),
+  query: z.string().min(1).max(500).describe("The guest's question, in their words."),
+  entityId: z.string().min(1).max(200).optional().describe("Only this entity: its ID or name as written; a brand includes its hotels."),
   kind: EntityKind.optional(),
   category: Category.optional(),
-  limit: z.number().int().min(1).max(50).default(10).describe("Maximum results, 1-50 (default 10)."),
+  limit: z.number().int().min(1).max(50).default(10),
 });
 
 export const SearchOutput = z.object({
@@ -104,4 +92,35 @@ export const SearchOutput = z.object({
       snippet: z.string().describe("The best matching passage, matches in **bold**."),
     }),
   ),
+});
+
+/**
+ * `search` and `fetch` at /v1/chatgpt, in the shape OpenAI's MCP documentation fixes for ChatGPT's data-only
+ * servers: search returns `{results: [{id, title, url}]}`, fetch one document `{id, title, text, url, metadata}`.
+ */
+export const DocumentSearchInput = z.strictObject({
+  query: z.string().min(1).max(500).describe("The traveller's question in their own words; name the hotel or city when known."),
+});
+
+const DocumentId = z.string().describe("An id that search returned: the entity's ID and the question, as in HO-AUR-0001/is-there-parking.");
+const DocumentUrl = z.string().url().describe("Where to cite it: the entity's own page, else its FAQ feed at this question.");
+
+export const DocumentSearchOutput = z.object({
+  results: z.array(z.object({ id: DocumentId, title: z.string(), url: DocumentUrl })),
+});
+
+export const DocumentFetchInput = z.strictObject({ id: DocumentId.min(1).max(300) });
+
+export const DocumentFetchOutput = z.object({
+  id: DocumentId,
+  title: z.string(),
+  text: z.string().describe("The question and its answer."),
+  url: DocumentUrl,
+  metadata: z.object({
+    entityId: z.string(),
+    entityName: z.string(),
+    entityKind: EntityKind,
+    brandId: z.string().optional(),
+    category: z.string(),
+  }),
 });

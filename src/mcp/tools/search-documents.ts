@@ -1,6 +1,7 @@
 import { plannedTokens, rankingInput } from "../../search/plan";
 import { faqSnippet } from "../../search/snippet";
 import { searchScopedFaqs } from "../../storage/scoped-content";
+import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, filterEntity } from "./entities";
 import { countIfUnanswered, questionPlan } from "./questions";
@@ -11,11 +12,12 @@ export const searchDocuments = defineTool({
   name: "service_search_documents",
   title: "Search FAQs",
   description:
-    "Searches the FAQs of every hotel, brand, destination and airport this organization can see, best match first (rank 1), " +
-    "for a question in the guest's own words. Use it when you do not know which hotel or place holds the answer. " +
-    "Narrow with entityId (an ID or a name as people write it; a brand includes its hotels), kind or category.",
+    "Searches the FAQs of every hotel, brand, destination and airport in scope for a guest's question, best first. " +
+    "Use it when the hotel is not known, or to compare; narrow with entityId, kind or category.",
   input: SearchInput,
   output: SearchOutput,
+  links: ({ results }) =>
+    [...new Map(results.map((r) => [r.entityId, { id: r.entityId, name: r.entityName }])).values()].map(faqResourceLink),
   async run(args, ctx) {
     const narrowed = args.entityId === undefined ? undefined : await filterEntity(ctx, args.entityId);
     if (narrowed && narrowed.id === null) return { candidates: narrowed.candidates.map(entitySummary), results: [] };

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool as ToolListing } from "@modelcontextprotocol/server";
+import type { CallToolResult, ResourceLink, Tool as ToolListing } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { D1Reader } from "../../storage/reader";
 
@@ -12,6 +12,8 @@ export interface ToolContext {
   waitUntil: (promise: Promise<unknown>) => void;
   /** Counts a question the content did not answer, for the organization's content team (after the answer). */
   countUnanswered: (question: string, tool: string) => void;
+  /** The content API's public origin, for the URLs results cite. */
+  contentOrigin: string;
 }
 
 /** An argument a tool cannot use (beyond its schema): answered as a tool error the model can act on. */
@@ -24,6 +26,8 @@ interface ToolDefinition<I extends z.ZodObject, O extends z.ZodObject> {
   input: I;
   output: O;
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+  /** Resources the result is about, linked after its text for clients whose protocol has resource links. */
+  links?(result: z.output<O>): ResourceLink[];
 }
 
 export interface Tool {
@@ -33,12 +37,39 @@ export interface Tool {
   call(args: unknown, ctx: ToolContext): Promise<CallToolResult>;
 }
 
-/** `outputSchema` and `structuredContent` arrived with protocol 2025-06-18; earlier clients read only `content`. */
+/**
+ * `outputSchema`, `structuredContent` and resource links arrived with protocol 2025-06-18; earlier clients
+ * read only `content`.
+ */
 export const supportsStructuredContent = (protocolVersion: string): boolean => protocolVersion >= "2025-06-18";
+
+/**
+ * What a listed schema leaves out, since every client reads tools/list into its context: the bounds zod
+ * writes for any integer (they say nothing), and in output schemas the descriptions and closed objects,
+ * which only validation reads (what a field means is said in the tool's description and input schema).
+ */
+function compact(node: unknown, io: "input" | "output"): unknown {
+  if (Array.isArray(node)) return node.map((item) => compact(item, io));
+  if (typeof node !== "object" || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node).flatMap(([key, value]) => {
+      if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) return [];
+      if (io === "output" && (key === "description" || (key === "additionalProperties" && value === false))) return [];
+      return [
+        [
+          key,
+          key === "properties"
+            ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, compact(v, io)]))
+            : compact(value, io),
+        ],
+      ];
+    }),
+  );
+}
 
 function jsonSchema(schema: z.ZodObject, io: "input" | "output"): ToolListing["inputSchema"] {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>;
-  return rest as ToolListing["inputSchema"];
+  return compact(rest, io) as ToolListing["inputSchema"];
 }
 
 /**
@@ -53,14 +84,16 @@ const describeIssues = (error: z.ZodError): string =>
 
 /** A tool whose zod schemas are the only source of its validation, types and listed JSON Schemas. */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definition: ToolDefinition<I, O>): Tool {
+  const hints = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
   const common = {
     name: definition.name,
     title: definition.title,
     description: definition.description,
     inputSchema: jsonSchema(definition.input, "input"),
-    annotations: { title: definition.title, readOnlyHint: true, openWorldHint: false },
+    // Before 2025-06-18 a tool's title lived in its annotations only.
+    annotations: { title: definition.title, ...hints },
   };
-  const withOutput = { ...common, outputSchema: jsonSchema(definition.output, "output") };
+  const withOutput = { ...common, annotations: hints, outputSchema: jsonSchema(definition.output, "output") };
   return {
     name: definition.name,
     listing: (protocolVersion) => (supportsStructuredContent(protocolVersion) ? withOutput : common),
@@ -76,9 +109,10 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
         throw error;
       }
       // Every field is in the text as JSON, so a client that cannot read structuredContent loses nothing.
+      if (!supportsStructuredContent(ctx.protocolVersion)) return { content: [{ type: "text", text: JSON.stringify(result) }] };
       return {
-        content: [{ type: "text", text: JSON.stringify(result) }],
-        ...(supportsStructuredContent(ctx.protocolVersion) ? { structuredContent: result } : {}),
+        content: [{ type: "text", text: JSON.stringify(result) }, ...(definition.links?.(result) ?? [])],
+        structuredContent: result,
       };
     },
   };

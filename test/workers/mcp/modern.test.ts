@@ -1,32 +1,16 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { tokenForNewOrganization } from "../support/admin";
 import { fetchWith } from "../support/app";
-import { BASE, expectEnvelope, realmTokens } from "../support/mcp";
+import { BASE, expectEnvelope, realmTokens, sdkClient, type Fetcher } from "../support/mcp";
 
 /** The 2026-07-28 revision on /v1/sse, driven by the v2 SDK client: stateless, no session, same tools and protections. */
 
 const tokens = realmTokens("aurora", "boreal");
 
-type Fetcher = (request: Request) => Response | Promise<Response>;
-
-async function connect(
-  token: string,
-  mode: "auto" | { pin: "2026-07-28" } = { pin: "2026-07-28" },
-  fetcher: Fetcher = (r) => SELF.fetch(r),
-) {
+async function connect(token: string, versions: "modern" | "auto" = "modern", fetcher?: Fetcher) {
   const seen: Request[] = [];
-  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/v1/sse`), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      seen.push(request.clone());
-      return fetcher(request);
-    },
-  });
-  const client = new Client({ name: "vitest-modern", version: "1.0.0" }, { versionNegotiation: { mode } });
-  await client.connect(transport);
+  const client = await sdkClient(token, { versions, fetcher, onRequest: (r) => seen.push(r) });
   return { client, seen };
 }
 
@@ -108,9 +92,9 @@ describe("protocol revision 2026-07-28", () => {
   it("counts every request against the organization's hourly limit, exactly", async () => {
     const token = await tokenForNewOrganization("org-modern-limit", ["DMO-LIS"]);
     const limited: Fetcher = (r) => fetchWith(r, { MCP_RATE_LIMIT: "3" });
-    const { client } = await connect(token, { pin: "2026-07-28" }, limited);
-    await client.listTools();
+    const { client } = await connect(token, "modern", limited);
     await client.callTool({ name: "service_list_entities", arguments: {} });
-    await expect(client.listTools()).rejects.toThrow(/429|rate|limit/i);
+    await client.callTool({ name: "service_list_entities", arguments: {} });
+    await expect(client.callTool({ name: "service_list_entities", arguments: {} })).rejects.toThrow(/429|rate|limit/i);
   });
 });

@@ -1,24 +1,11 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BASE, realmTokens } from "../support/mcp";
+import { realmTokens, sdkClient } from "../support/mcp";
 
 /** What each client gets from a tool, by the protocol it negotiated, through the SDK's own Client. */
 
 const tokens = realmTokens("aurora");
 
-async function clientOf(versions: string[] | "modern"): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/v1/sse`), {
-    requestInit: { headers: { Authorization: `Bearer ${tokens.aurora}` } },
-    fetch: (input, init) => SELF.fetch(new Request(input, init)),
-  });
-  const client =
-    versions === "modern"
-      ? new Client({ name: "vitest-results", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } })
-      : new Client({ name: "vitest-results", version: "1.0.0" }, { supportedProtocolVersions: versions });
-  await client.connect(transport);
-  return client;
-}
+const clientOf = (versions: string[] | "modern") => sdkClient(tokens.aurora, { versions });
 
 const text = (result: { content?: unknown }) => (result.content as { type: string; text: string }[])[0]!.text;
 

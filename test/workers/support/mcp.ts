@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SELF } from "cloudflare:test";
 import { beforeAll } from "vitest";
 
@@ -143,4 +144,36 @@ export function openCallers<N extends FixtureClient>(...names: N[]): Record<N, C
     );
   });
   return callers;
+}
+
+export type Fetcher = (request: Request) => Response | Promise<Response>;
+
+export interface ClientOptions {
+  /** The MCP endpoint (default /v1/sse). */
+  endpoint?: string;
+  /** The 2025-era versions the client offers, "modern" to pin 2026-07-28, or "auto" to probe and fall back. */
+  versions?: string[] | "modern" | "auto";
+  fetcher?: Fetcher;
+  /** Sees every request the client sends. */
+  onRequest?: (request: Request) => void;
+}
+
+/** The v2 SDK's own Client, connected with a bearer token through the Worker. */
+export async function sdkClient(token: string, options: ClientOptions = {}): Promise<Client> {
+  const { endpoint = "/v1/sse", versions = "modern", fetcher = (r: Request) => SELF.fetch(r), onRequest } = options;
+  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}${endpoint}`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      onRequest?.(request.clone());
+      return fetcher(request);
+    },
+  });
+  const info = { name: "vitest", version: "1.0.0" };
+  const client =
+    versions === "modern" || versions === "auto"
+      ? new Client(info, { versionNegotiation: { mode: versions === "modern" ? { pin: "2026-07-28" } : "auto" } })
+      : new Client(info, { supportedProtocolVersions: versions });
+  await client.connect(transport);
+  return client;
 }

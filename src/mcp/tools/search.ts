@@ -1,0 +1,59 @@
+import { NO_RANKING, rankingInput } from "../../search/plan";
+import { candidateFilter, entityNamedIn } from "../../search/resolve";
+import { entityFaqs, nameCandidates, searchScopedFaqs, type EntityCandidate, type SearchHit } from "../../storage/scoped-content";
+import { documentId, documentTitle, documentUrl } from "./documents";
+import { countIfUnanswered, questionPlan } from "./questions";
+import { DocumentSearchInput, DocumentSearchOutput } from "./schemas";
+import { defineTool, type ToolContext } from "./tool";
+
+/** How many documents one search returns. */
+const SEARCH_RESULTS = 10;
+
+/** The in-scope entity the query names, if it names exactly one, and the question without its name. */
+async function namedEntity(ctx: ToolContext, query: string): Promise<{ entity: EntityCandidate; question: string } | null> {
+  const candidates = await nameCandidates(ctx.db, ctx.organizationId, { ...candidateFilter(query), only: null, limit: 500 });
+  const byId = new Map(candidates.map((e) => [e.id, e]));
+  const named = entityNamedIn(
+    query,
+    candidates.map((e) => ({ id: e.id, name: e.name, kind: e.kind, brandName: e.brand_name })),
+  );
+  return named && { entity: byId.get(named.entity.id)!, question: named.question };
+}
+
+/**
+ * ChatGPT sends one query, often naming the hotel: then the rest of it is searched in that hotel's FAQs
+ * only (its name would otherwise match every FAQ that repeats it), and a query that is nothing but the
+ * name gets the hotel's first FAQs. Otherwise the whole scope is searched.
+ */
+async function searchHits(ctx: ToolContext, query: string): Promise<SearchHit[]> {
+  const named = await namedEntity(ctx, query);
+  const plan = await questionPlan(ctx, named?.question ?? query);
+  if (plan.terms.length > 0) {
+    return searchScopedFaqs(ctx.db, ctx.organizationId, rankingInput(plan), { entityId: named?.entity.id, limit: SEARCH_RESULTS });
+  }
+  if (!named) return [];
+  const { faqs } = await entityFaqs(ctx.db, named.entity.id, { input: NO_RANKING, limit: SEARCH_RESULTS });
+  return faqs.map((faq) => ({ ...faq, entity_id: named.entity.id, entity_name: named.entity.name, entity_url: named.entity.url }));
+}
+
+export const search = defineTool({
+  name: "search",
+  title: "Search hotel FAQs",
+  description:
+    "Searches the FAQs of the hotels, brands, destinations and airports this organization can see, for a traveller's question " +
+    "in their own words (any of English, Portuguese, Spanish, French, German, Italian), best first; a query that names a hotel " +
+    "searches that hotel's FAQs. Each result is one FAQ; call fetch with its id for the answer, and cite its url.",
+  input: DocumentSearchInput,
+  output: DocumentSearchOutput,
+  async run({ query }, ctx) {
+    const hits = await searchHits(ctx, query);
+    countIfUnanswered(ctx, query, "search", hits[0]);
+    return {
+      results: hits.map((hit) => ({
+        id: documentId(hit.entity_id, hit.question),
+        title: documentTitle(hit.entity_name, hit.question),
+        url: documentUrl(ctx, { id: hit.entity_id, url: hit.entity_url }, hit.question),
+      })),
+    };
+  },
+});
