@@ -158,3 +158,121 @@ describe("real-client matrix on /v1/sse", () => {
     },
   );
 });
+
+/** What both SDK generations' clients offer for resources and completions. */
+interface ResourceClient {
+  listResources(params?: { cursor?: string }): Promise<{ resources: { uri: string }[]; nextCursor?: string }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  complete(params: {
+    ref: { type: "ref/resource"; uri: string };
+    argument: { name: string; value: string };
+  }): Promise<{ completion: { values: string[] } }>;
+}
+
+const HOTEL_FAQS = "hospitality://entities/HO-AUR-0001/faqs";
+
+/** Lists every resource (following nextCursor when the client leaves it to the caller), reads one, lists the templates and completes a name. */
+async function exerciseResources(client: ResourceClient) {
+  const uris: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listResources(cursor === undefined ? undefined : { cursor });
+    uris.push(...page.resources.map((r) => r.uri));
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  expect(uris).toHaveLength(244);
+  expect(uris).toContain(HOTEL_FAQS);
+  const [content] = (await client.readResource({ uri: HOTEL_FAQS })).contents as { mimeType: string; text: string }[];
+  expect(content!.mimeType).toBe("text/markdown");
+  expect(content!.text).toMatch(/^# Aurora Lisbon Riverside\n/);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  expect(resourceTemplates.map((t) => t.uriTemplate)).toContain("hospitality://entities/{entityId}/faqs{?category}");
+  const { completion } = await client.complete({
+    ref: { type: "ref/resource", uri: "hospitality://entities/{entityId}/faqs{?category}" },
+    argument: { name: "entityId", value: "Aurora Lisbon Riv" },
+  });
+  expect(completion.values[0]).toBe("HO-AUR-0001");
+}
+
+/** What both SDK generations' clients offer: ChatGPT's search and fetch, in OpenAI's documented shape. */
+async function exerciseSearchAndFetch(client: ToolClient) {
+  expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["search", "fetch"]);
+  const text = async (pending: Promise<unknown>) => {
+    const { content } = (await pending) as { content: { type: string; text: string }[] };
+    expect(content).toHaveLength(1);
+    return JSON.parse(content[0]!.text) as Record<string, any>;
+  };
+  const { results } = await text(client.callTool({ name: "search", arguments: { query: "Is there a gym at Aurora Seville Riverside?" } }));
+  expect(Object.keys(results[0])).toEqual(["id", "title", "url"]);
+  expect(results[0].url).toBe("https://aurora-hotels.example/hotels/ho-aur-0004");
+  const document = await text(client.callTool({ name: "fetch", arguments: { id: results[0].id } }));
+  expect(Object.keys(document)).toEqual(["id", "title", "text", "url", "metadata"]);
+  expect(document.metadata).toMatchObject({ entityId: "HO-AUR-0004", category: "Amenities" });
+}
+
+const chatgptEndpoint = () => new URL(`${server.origin}/v1/chatgpt`);
+
+describe("resources, completions, and ChatGPT's search and fetch through real clients", () => {
+  it("MCP SDK v1 Client (2025 era): resources, templates, a completion; search and fetch at /v1/chatgpt", async () => {
+    const client = new Client({ name: "matrix-v1-resources", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(endpoint(), { requestInit: bearer() }));
+    await exerciseResources(client);
+    await client.close();
+    const chatgpt = new Client({ name: "matrix-v1-chatgpt", version: "1.0.0" });
+    await chatgpt.connect(new StreamableHTTPClientTransport(chatgptEndpoint(), { requestInit: bearer() }));
+    await exerciseSearchAndFetch(chatgpt);
+    await chatgpt.close();
+  });
+
+  it("MCP SDK v1 Client over HTTP+SSE at /v1/chatgpt", async () => {
+    const transport = new SSEClientTransport(chatgptEndpoint(), {
+      requestInit: bearer(),
+      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...bearer().headers } }) },
+    });
+    const client = new Client({ name: "matrix-v1-sse-chatgpt", version: "1.0.0" });
+    await client.connect(transport);
+    await exerciseSearchAndFetch(client);
+    await client.close();
+  });
+
+  it("MCP SDK v2 Client speaking 2026-07-28: resources, templates, a completion; search and fetch at /v1/chatgpt", async () => {
+    const client = new V2Client({ name: "matrix-v2-resources", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new V2StreamableHTTPClientTransport(endpoint(), { requestInit: bearer() }));
+    await exerciseResources(client);
+    await client.close();
+    const chatgpt = new V2Client({ name: "matrix-v2-chatgpt", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await chatgpt.connect(new V2StreamableHTTPClientTransport(chatgptEndpoint(), { requestInit: bearer() }));
+    await exerciseSearchAndFetch(chatgpt);
+    await chatgpt.close();
+  });
+
+  it("MCP Inspector CLI lists resources and templates, reads one, and calls search at /v1/chatgpt", async () => {
+    const inspector = (url: string, ...args: string[]) =>
+      runNode(
+        join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"),
+        ["--cli", url, "--transport", "http", "--header", `Authorization: Bearer ${token}`, ...args],
+        { env: { ...process.env, MCP_CATALOG_PATH: join(configDir, "catalog.json") }, timeout: 60_000 },
+      );
+    const [resources, templates, read, search] = await Promise.all([
+      inspector(`${server.origin}/v1/sse`, "--method", "resources/list"),
+      inspector(`${server.origin}/v1/sse`, "--method", "resources/templates/list"),
+      inspector(`${server.origin}/v1/sse`, "--method", "resources/read", "--uri", HOTEL_FAQS),
+      inspector(
+        `${server.origin}/v1/chatgpt`,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "search",
+        "--tool-arg",
+        "query=parking at Aurora Porto Riverside",
+      ),
+    ]);
+    for (const run of [resources, templates, read, search]) expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(resources.stdout) as { resources: { uri: string }[] }).resources.map((r) => r.uri)).toContain(HOTEL_FAQS);
+    expect((JSON.parse(templates.stdout) as { resourceTemplates: unknown[] }).resourceTemplates).toHaveLength(2);
+    expect((JSON.parse(read.stdout) as { contents: { text: string }[] }).contents[0]!.text).toMatch(/^# Aurora Lisbon Riverside/);
+    const found = JSON.parse(search.stdout) as { structuredContent: { results: { id: string }[] } };
+    expect(found.structuredContent.results[0]!.id).toMatch(/^HO-AUR-0002\//);
+  });
+});
