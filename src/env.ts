@@ -7,8 +7,11 @@ export interface Env {
   DB: D1Database;
   RATE_COUNTER: DurableObjectNamespace;
   MCP_SESSION: DurableObjectNamespace;
+  FAILURE_BACKOFF: DurableObjectNamespace;
   /** Grants, tokens (as hashes) and clients of the connector flow, kept by workers-oauth-provider. */
   OAUTH_KV: KVNamespace;
+  /** Webhook work (src/webhooks/): requests to make events from content changes, and each delivery's next attempt. */
+  WEBHOOK_QUEUE: Queue;
   ENVIRONMENT?: string;
   REALM?: string;
   BASE_URL?: string;
@@ -25,6 +28,8 @@ export interface Env {
   OIDC_JWKS_URL?: string;
   /** Secret (≥ 32 random characters) under which the realm's private signing keys are sealed in D1. */
   KEY_ENCRYPTION_KEY?: string;
+  /** Secret (≥ 32 random characters) every password is HMAC-ed with before PBKDF2, so a copy of D1 alone cannot test guesses. */
+  PASSWORD_PEPPER?: string;
   /** Private ES256 JWK (JSON) to sign with instead of keys kept in D1. */
   SIGNING_KEY_JWK?: string;
   TOKEN_TTL_SECONDS?: string;
@@ -35,6 +40,12 @@ export interface Env {
   TOKEN_RATE_LIMIT_PER_ADDRESS?: string;
   /** Token requests naming one client per hour (default 3000). */
   TOKEN_RATE_LIMIT_PER_CLIENT?: string;
+  TOKEN_FAILURES_PER_CLIENT_ADDRESS?: string;
+  AUTHORIZE_REQUESTS_PER_ADDRESS?: string;
+  REGISTRATIONS_PER_ADDRESS?: string;
+  SERVICE_NAME?: string;
+  SERVICE_LOGO_URL?: string;
+  SUPPORT_URL?: string;
   SESSION_IDLE_SECONDS?: string;
   SESSION_MAX_SECONDS?: string;
   /** Seconds between keep-alive comments on the GET /v1/sse stream (default 25). */
@@ -43,6 +54,10 @@ export interface Env {
   ALLOWED_ORIGINS?: string;
   /** Comma-separated redirect URIs any connector client may use (default: Claude's connector callbacks). */
   ALLOWED_REDIRECT_URIS?: string;
+  /** Milliseconds a webhook receiver has to answer (default 10000). */
+  WEBHOOK_TIMEOUT_MS?: string;
+  /** Seconds between a webhook delivery's attempts, comma-separated (default 5,300,1800,7200,18000,36000,36000). */
+  WEBHOOK_RETRY_DELAYS?: string;
 }
 
 export type AppEnv = { Bindings: Env };

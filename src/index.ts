@@ -1,8 +1,10 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
 import { dailyUpkeep } from "./upkeep";
+import { handleWebhookBatch } from "./webhooks/queue";
 
 export { McpSession } from "./mcp/session";
+export { FailureBackoff } from "./rate-limit/failure-backoff";
 export { RateCounter } from "./rate-limit/rate-counter";
 
 const app = createApp();
@@ -10,4 +12,5 @@ const app = createApp();
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
   scheduled: (controller, env, ctx) => ctx.waitUntil(dailyUpkeep(env, new Date(controller.scheduledTime))),
+  queue: (batch, env) => handleWebhookBatch(batch, env),
 } satisfies ExportedHandler<Env>;

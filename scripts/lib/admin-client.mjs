@@ -1,13 +1,34 @@
 // The operator CLI's side of /admin/v1: requests with the operator token, and how answers are printed.
 
 export const ADMIN_URL = (process.env.ADMIN_URL ?? "http://localhost:8787").replace(/\/+$/, "");
-const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
+const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token-not-for-production-use";
+
+/**
+ * Characters that make a terminal do or show something other than the text: C0 and C1 controls and DEL
+ * (escape sequences move the cursor, clear the screen, plant OSC 8 links), line and paragraph separators,
+ * and invisible formatting characters (bidi embeddings, overrides and isolates, zero-width characters).
+ */
+const UNSAFE_FOR_TERMINAL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * `value` with every string in it (object keys too) stripped of those characters. Others choose some of
+ * what the server answers (a client's registered name, a guest's question, a webhook endpoint's reply),
+ * so everything printed of an answer, as a table, as fields, as JSON or as an error, passes through here.
+ */
+export function terminalSafe(value) {
+  if (typeof value === "string") return value.replace(UNSAFE_FOR_TERMINAL, "");
+  if (Array.isArray(value)) return value.map(terminalSafe);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [terminalSafe(key), terminalSafe(item)]));
+  }
+  return value;
+}
 
 /** A failure to report and exit non-zero on: the server's message, and its field-level details if any. */
 export class CliError extends Error {
   constructor(message, details = []) {
-    super(message);
-    this.details = details;
+    super(terminalSafe(message));
+    this.details = terminalSafe(details);
   }
 }
 
@@ -65,9 +86,10 @@ function format(value) {
   return String(value);
 }
 
-/** Prints `data` as JSON with --json, else as `human(data)`. */
+/** Prints `data` as JSON with --json, else as `human(data)`; either way without what a terminal would obey. */
 export function output(options, data, human) {
-  console.log(options.json ? JSON.stringify(data, null, 2) : human(data));
+  const safe = terminalSafe(data);
+  console.log(options.json ? JSON.stringify(safe, null, 2) : human(safe));
 }
 
 /** A secret the server shows once: said on stderr, so scripts reading stdout get only the data. */

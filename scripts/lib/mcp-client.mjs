@@ -37,6 +37,13 @@ export async function mcpClient(origin, clientId, secret) {
       headers: headers(session),
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } }),
     });
+  /** One POST of several tool calls (`[{ name, arguments }]`) as a JSON-RPC batch. */
+  const batch = (calls) => () =>
+    fetch(`${origin}/v1/sse`, {
+      method: "POST",
+      headers: headers(session),
+      body: JSON.stringify(calls.map((params, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params }))),
+    });
   /** A tool's result as JSON (its text content), failing on any error. */
   const call = async (name, args) => {
     const res = await tool(name, args)();
@@ -44,5 +51,5 @@ export async function mcpClient(origin, clientId, secret) {
     if (reply.error || reply.result?.isError) throw new Error(`${name}: ${JSON.stringify(reply.error ?? reply.result)}`);
     return JSON.parse(reply.result.content[0].text);
   };
-  return { initialize, ping, tool, call };
+  return { initialize, ping, tool, batch, call };
 }

@@ -83,6 +83,19 @@ function view(clientId: string, info: ClientInfo | null, allowed: string[]) {
   };
 }
 
+/**
+ * Waits for the audited D1 batch of a change already made in the provider's KV; should the batch fail,
+ * `undo` takes the KV change back before the error is answered, so no change stays without its audit row.
+ */
+async function undoUnlessWritten(batch: Promise<unknown>, undo: () => Promise<unknown>): Promise<void> {
+  try {
+    await batch;
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+}
+
 // A metadata-document client's ID is an https URL; looking it up would fetch a third party's document.
 const isMetadataDocumentId = (clientId: string) => clientId.startsWith("https://");
 
@@ -130,7 +143,9 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
       schema: ConnectorClientWithSecret,
     },
     async (c, input) => {
-      const created = await oauthHelpers(c.env, c.req.url).createClient({
+      const oauth = oauthHelpers(c.env, c.req.url);
+      // The provider picks the ID as it writes the client to KV, so the audited D1 batch can only follow.
+      const created = await oauth.createClient({
         clientName: input.name,
         redirectUris: input.redirectUris,
         tokenEndpointAuthMethod: input.confidential ? "client_secret_basic" : "none",
@@ -139,10 +154,13 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
       });
       const at = new Date().toISOString();
       const uris = [...new Set(input.redirectUris)];
-      await c.env.DB.batch([
-        ...uris.map((uri) => insertClientRedirectUri(c.env.DB, created.clientId, uri, at)),
-        audit(c, "connector_client.create", created.clientId, { name: input.name, redirectUris: uris, confidential: input.confidential }),
-      ]);
+      await undoUnlessWritten(
+        c.env.DB.batch([
+          ...uris.map((uri) => insertClientRedirectUri(c.env.DB, created.clientId, uri, at)),
+          audit(c, "connector_client.create", created.clientId, { name: input.name, redirectUris: uris, confidential: input.confidential }),
+        ]),
+        () => oauth.deleteClient(created.clientId),
+      );
       return { ...view(created.clientId, created, uris), ...(created.clientSecret ? { clientSecret: created.clientSecret } : {}) };
     },
   );
@@ -163,13 +181,19 @@ export function connectorClientRoutes(app: OpenAPIHono<AdminEnv>): void {
       if (!client && !isMetadataDocumentId(clientId)) return notFound(c, "such connector client");
       if (client?.allowed.includes(redirectUri)) return adminError(c, 409, `${redirectUri} is already allowed for ${clientId}.`);
       // A client registered here must also list the URI, or the provider refuses it before our allow-list is asked.
-      if (client?.info && !client.info.redirectUris.includes(redirectUri)) {
-        await oauthHelpers(c.env, c.req.url).updateClient(clientId, { redirectUris: [...client.info.redirectUris, redirectUri] });
-      }
-      await c.env.DB.batch([
-        insertClientRedirectUri(c.env.DB, clientId, redirectUri, new Date().toISOString()),
-        audit(c, "connector_client.redirect_uri.add", clientId, { redirectUri }),
-      ]);
+      const registered = client?.info?.redirectUris;
+      const extendsRegistration = registered !== undefined && !registered.includes(redirectUri);
+      const oauth = oauthHelpers(c.env, c.req.url);
+      if (extendsRegistration) await oauth.updateClient(clientId, { redirectUris: [...registered, redirectUri] });
+      await undoUnlessWritten(
+        c.env.DB.batch([
+          insertClientRedirectUri(c.env.DB, clientId, redirectUri, new Date().toISOString()),
+          audit(c, "connector_client.redirect_uri.add", clientId, { redirectUri }),
+        ]),
+        async () => {
+          if (extendsRegistration) await oauth.updateClient(clientId, { redirectUris: registered });
+        },
+      );
       const updated = (await load(c.env, c.req.url, clientId))!;
       return view(clientId, updated.info, updated.allowed);
     },

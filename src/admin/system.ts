@@ -71,8 +71,7 @@ export function systemRoutes(app: OpenAPIHono<AdminEnv>): void {
       schema: RotatedKey,
     },
     async (c) => {
-      const kid = await rotateSigningKey(c.env);
-      await audit(c, "signing_key.rotate", kid).run();
+      const kid = await rotateSigningKey(c.env, (newKid) => [audit(c, "signing_key.rotate", newKid)]);
       return { kid };
     },
   );

@@ -1,6 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { hashPassword } from "../crypto/password";
+import { hashPassword, PepperError } from "../crypto/password";
 import { randomId, randomSecret } from "../crypto/random";
+import { envelopeError } from "../http/surface-errors";
 import { normalizeEmail } from "../oauth/sign-in";
 import { removeUserGrants } from "../oauth/revoke";
 import { findOrganization } from "../storage/organizations";
@@ -31,6 +32,17 @@ const UserCreate = z.strictObject({
 });
 const PasswordReset = z.strictObject({ password: Password.optional() });
 const ListQuery = z.object({ organizationId: OrganizationId.optional().openapi({ param: { name: "organizationId", in: "query" } }) });
+
+/** The stored form of a new password, or the operator's answer when none can be made (PASSWORD_PEPPER is missing). */
+async function storedPassword(pepper: string | undefined, password: string): Promise<string | Response> {
+  try {
+    return await hashPassword(password, pepper);
+  } catch (error) {
+    // The operator is trusted with the reason: it is theirs to fix.
+    if (error instanceof PepperError) return envelopeError(500, error.message);
+    throw error;
+  }
+}
 
 const view = (row: UserRow) => ({
   id: row.id,
@@ -70,11 +82,13 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
         ]);
       }
       const password = input.password ?? randomSecret(18);
+      const passwordHash = await storedPassword(c.env.PASSWORD_PEPPER, password);
+      if (passwordHash instanceof Response) return passwordHash;
       const row: UserRow = {
         id: randomId("user_"),
         email,
         organization_id: input.organizationId,
-        password_hash: await hashPassword(password),
+        password_hash: passwordHash,
         disabled_at: null,
         tokens_valid_after: null,
         created_at: new Date().toISOString(),
@@ -120,9 +134,11 @@ export function userRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     async (c, row, { body: input }) => {
       const password = input.password ?? randomSecret(18);
+      const passwordHash = await storedPassword(c.env.PASSWORD_PEPPER, password);
+      if (passwordHash instanceof Response) return passwordHash;
       const at = new Date().toISOString();
       await c.env.DB.batch([
-        setUserPassword(c.env.DB, row.id, await hashPassword(password), at),
+        setUserPassword(c.env.DB, row.id, passwordHash, at),
         audit(c, "user.reset_password", row.id, { email: row.email }),
       ]);
       await removeUserGrants(c.env, c.req.url, row.id);

@@ -84,10 +84,22 @@ async function sealStoredKeys(env: Env): Promise<void> {
   await env.DB.batch(sealed);
 }
 
-/** Starts signing with a new key; the previous ones stay published until their tokens have expired. */
-export async function rotateSigningKey(env: Env, now = Date.now()): Promise<string> {
+/**
+ * Starts signing with a new key; the previous ones stay published until their tokens have expired.
+ * `alongside` gives statements written in the same D1 batch (the operator's audit row of the new key),
+ * so the rotation and its record exist together or not at all.
+ */
+export async function rotateSigningKey(
+  env: Env,
+  alongside: (kid: string) => D1PreparedStatement[] = () => [],
+  now = Date.now(),
+): Promise<string> {
   const row = await newKeyRow(env, new Date(now).toISOString());
-  await env.DB.batch([insertSigningKey(env.DB, row), retireSigningKeysExcept(env.DB, row.kid, new Date(now).toISOString())]);
+  await env.DB.batch([
+    insertSigningKey(env.DB, row),
+    retireSigningKeysExcept(env.DB, row.kid, new Date(now).toISOString()),
+    ...alongside(row.kid),
+  ]);
   signerCache = undefined;
   jwksCache = undefined;
   return row.kid;

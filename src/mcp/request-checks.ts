@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { envelopeError, type ErrorDetail } from "../http/surface-errors";
 import type { McpEnv } from "./context";
+import { toolNamed } from "./server";
 
 /**
  * What /v1/sse accepts, checked before the SDK sees a request, so that every refusal is in SPEC's
@@ -24,17 +25,34 @@ export function jsonBody(c: Context<McpEnv>): Promise<unknown> {
 }
 
 /**
+ * A tool call that ranks text (a search, a question to rank an entity's FAQs by) counts this many
+ * requests against the organization's limit, and one batch may run at most MAX_BATCH_SEARCHES of them:
+ * what one request may make the shared database do is bounded.
+ */
+export const SEARCH_COST = 2;
+export const MAX_BATCH_SEARCHES = 10;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+
+/** Whether a message is a request (a method and an id), and whether it is a tool call that searches. */
+function classify(message: unknown): { request: boolean; search: boolean } {
+  if (!isRecord(message) || typeof message.method !== "string" || !("id" in message)) return { request: false, search: false };
+  const params = isRecord(message.params) ? message.params : {};
+  return { request: true, search: message.method === "tools/call" && (toolNamed(params.name)?.searches(params.arguments) ?? false) };
+}
+
+const searchesIn = (messages: unknown[]): number => messages.filter((m) => classify(m).search).length;
+
+/**
  * How many requests a POST counts for against the organization's limit: every JSON-RPC request in
- * it (a batch of 50 `tools/call` is 50), at least 1. A batch over MAX_BATCH_MESSAGES counts 1: it is
- * refused unread.
+ * it, a search SEARCH_COST (a batch of 50 `service_list_entities` calls is 50), at least 1. A batch
+ * refused for its size counts 1: it is refused unread.
  */
 export function requestCost(body: unknown): number {
-  if (!Array.isArray(body)) return 1;
-  if (body.length > MAX_BATCH_MESSAGES) return 1;
-  const requests = body.filter(
-    (m: unknown) => typeof m === "object" && m !== null && "method" in m && typeof m.method === "string" && "id" in m,
-  ).length;
-  return Math.max(1, requests);
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length > MAX_BATCH_MESSAGES || searchesIn(messages) > MAX_BATCH_SEARCHES) return 1;
+  const cost = messages.map(classify).reduce((sum, { request, search }) => sum + (search ? SEARCH_COST : request ? 1 : 0), 0);
+  return Math.max(1, cost);
 }
 
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
@@ -68,6 +86,10 @@ export function messagesProblem(body: unknown): Response | null {
   if (messages.length === 0) return envelopeError(400, "An empty batch is not a JSON-RPC request; send at least one message.");
   if (messages.length > MAX_BATCH_MESSAGES) {
     return envelopeError(413, `A batch holds at most ${MAX_BATCH_MESSAGES} messages; this one has ${messages.length}. Split it.`);
+  }
+  const searches = searchesIn(messages);
+  if (searches > MAX_BATCH_SEARCHES) {
+    return envelopeError(413, `A batch runs at most ${MAX_BATCH_SEARCHES} searches; this one has ${searches}. Split it.`);
   }
   for (const [index, message] of messages.entries()) {
     const where = Array.isArray(body) ? `[${index}]` : "";

@@ -87,11 +87,12 @@ const protections = [
     maxAge: 600,
   }),
   originCheck,
+  // The token first: an anonymous caller must not make the server read up to a megabyte of body.
+  bearerAuth,
   bodyLimit(
     () => MAX_MCP_BODY_BYTES,
     () => envelopeError(413, `The body is larger than ${MAX_MCP_BODY_BYTES} bytes.`),
   ),
-  bearerAuth,
   organizationRateLimit,
 ] as const;
 for (const endpoint of MCP_ENDPOINTS) {

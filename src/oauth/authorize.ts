@@ -7,15 +7,18 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { sha256Hex } from "../crypto/hash";
-import type { AppEnv, Env } from "../env";
+import { isDevelopment, type AppEnv, type Env } from "../env";
 import { BodyTooLarge, readBodyText } from "../http/body";
 import { MCP_SCOPE } from "../identity/tokens";
+import { callerAddress } from "../rate-limit/token-requests";
 import { findOrganization } from "../storage/organizations";
 import { findUser } from "../storage/users";
 import type { ConnectorProps } from "./access";
+import { branding } from "./branding";
+import { isNonPublicMetadataUrl } from "./metadata-hosts";
 import { consentPage, errorPage, htmlResponse, signInPage } from "./pages";
 import { isRedirectUriAllowed } from "./redirect-uris";
-import { oauthHelpers } from "./server";
+import { CONNECTOR_REFRESH_TOKEN_TTL_S, oauthHelpers } from "./server";
 import { signIn } from "./sign-in";
 
 /**
@@ -38,10 +41,11 @@ const redirectOrigin = (request: AuthRequest): string[] => {
   }
 };
 
-const problem = (status: number, heading: string, message: string) => htmlResponse(errorPage(heading, message), status);
+const problem = (env: Env, status: number, heading: string, message: string) =>
+  htmlResponse(errorPage(branding(env), heading, message), status);
 
-const startAgain = () =>
-  problem(400, "This page has expired", "This sign-in page expired, was already used, or was opened in another browser.");
+const startAgain = (env: Env) =>
+  problem(env, 400, "This page has expired", "This sign-in page expired, was already used, or was opened in another browser.");
 
 function redirect(location: string, headers = new Headers()): Response {
   headers.set("Location", location);
@@ -63,6 +67,14 @@ function mergeHeaders(...sources: Headers[]): Headers {
 export async function showAuthorization(c: Context<AppEnv>): Promise<Response> {
   const oauth = oauthHelpers(c.env, c.req.url);
   const clientId = new URL(c.req.url).searchParams.get("client_id") ?? "";
+  if (!isDevelopment(c.env) && isNonPublicMetadataUrl(clientId)) {
+    return problem(
+      c.env,
+      400,
+      "This app cannot connect",
+      "The app's client ID names a private or local address, which this server does not fetch.",
+    );
+  }
   let request: AuthRequest;
   try {
     request = await oauth.parseAuthRequest(c.req.raw);
@@ -72,25 +84,26 @@ export async function showAuthorization(c: Context<AppEnv>): Promise<Response> {
       if (error.redirectTo && error.redirectUri && (await isRedirectUriAllowed(c.env, clientId, error.redirectUri))) {
         return redirect(error.redirectTo);
       }
-      return problem(400, "This app cannot connect", `The authorization request was refused: ${error.description}.`);
+      return problem(c.env, 400, "This app cannot connect", `The authorization request was refused: ${error.description}.`);
     }
     if (error instanceof CimdFetchError) {
-      return problem(400, "This app cannot connect", "The app's metadata document could not be fetched or is not valid.");
+      return problem(c.env, 400, "This app cannot connect", "The app's metadata document could not be fetched or is not valid.");
     }
     throw error;
   }
   // Never redirect to a URI the operator did not allow, whatever the client registered.
   if (!(await isRedirectUriAllowed(c.env, request.clientId, request.redirectUri))) {
-    return problem(400, "This app cannot connect", `The redirect URI ${request.redirectUri} is not allowed by this server.`);
+    return problem(c.env, 400, "This app cannot connect", `The redirect URI ${request.redirectUri} is not allowed by this server.`);
   }
   // OAuth 2.1 and MCP: every client proves possession with S256 PKCE, confidential ones too.
   if (!request.codeChallenge) {
     return redirect(authorizationErrorRedirect(request, "invalid_request", "code_challenge with code_challenge_method=S256 is required"));
   }
-  return renderSignIn(oauth, request);
+  return renderSignIn(c.env, oauth, request);
 }
 
 async function renderSignIn(
+  env: Env,
   oauth: OAuthHelpers,
   request: AuthRequest,
   failure?: { status: number; error: string; email: string },
@@ -98,20 +111,20 @@ async function renderSignIn(
 ) {
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
-  const html = signInPage({ details, handle: consent.handle, error: failure?.error, email: failure?.email });
+  const html = signInPage({ brand: branding(env), details, handle: consent.handle, error: failure?.error, email: failure?.email });
   return htmlResponse(html, failure?.status ?? 200, redirectOrigin(request), mergeHeaders(headers, consent.headers));
 }
 
 /** POST /authorize: the sign-in form, then the consent form. */
 export async function submitAuthorization(c: Context<AppEnv>): Promise<Response> {
   if (!c.req.header("Content-Type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
-    return problem(415, "Unexpected form", "The form must be submitted as application/x-www-form-urlencoded.");
+    return problem(c.env, 415, "Unexpected form", "The form must be submitted as application/x-www-form-urlencoded.");
   }
   let form: URLSearchParams;
   try {
     form = new URLSearchParams(await readBodyText(c.req.raw, MAX_FORM_BYTES));
   } catch (error) {
-    if (error instanceof BodyTooLarge) return problem(413, "Unexpected form", "The form is too large.");
+    if (error instanceof BodyTooLarge) return problem(c.env, 413, "Unexpected form", "The form is too large.");
     throw error;
   }
   const handle = form.get("handle") ?? "";
@@ -127,34 +140,35 @@ export async function submitAuthorization(c: Context<AppEnv>): Promise<Response>
     if (decision === "allow") return await completeConsent(c.env, oauth, c.req.raw, handle);
   } catch (error) {
     // The handle was missing, expired, used, or bound to another browser (a forged form lands here).
-    if (error instanceof AuthorizationError) return startAgain();
+    if (error instanceof AuthorizationError) return startAgain(c.env);
     throw error;
   }
-  return problem(400, "Unexpected form", "The form did not say whether to sign in, allow or deny.");
+  return problem(c.env, 400, "Unexpected form", "The form did not say whether to sign in, allow or deny.");
 }
+
+const waitText = (seconds: number) => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
 
 async function completeSignIn(env: Env, oauth: OAuthHelpers, raw: Request, handle: string, form: URLSearchParams): Promise<Response> {
   const email = form.get("email") ?? "";
   // Consumes the handle (so a form is never replayed) and recovers the request stored with it.
   const { request, headers } = await oauth.approveConsent(raw, handle);
-  const result = await signIn(env, email, form.get("password") ?? "");
+  const result = await signIn(env, email, form.get("password") ?? "", callerAddress(raw));
   if (!result.ok) {
     const failure =
       result.reason === "throttled"
-        ? {
-            status: 429,
-            error: `Too many sign-in attempts for this account. Try again in ${Math.ceil((result.retryAfterSeconds ?? 60) / 60)} minutes.`,
-          }
+        ? { status: 429, error: `Too many failed sign-in attempts from here. Try again in ${waitText(result.retryAfterSeconds ?? 60)}.` }
         : result.reason === "disabled"
           ? { status: 403, error: "This account is disabled. Ask your organization's operator." }
           : { status: 401, error: "The email or password is not correct." };
-    return renderSignIn(oauth, request, { ...failure, email }, headers);
+    return renderSignIn(env, oauth, request, { ...failure, email }, headers);
   }
   const organization = await findOrganization(env.DB, result.user.organization_id);
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
   await env.OAUTH_KV.put(await signedInKey(consent.handle), result.user.id, { expirationTtl: SIGNED_IN_TTL_S });
   const html = consentPage({
+    brand: branding(env),
+    lifetimeDays: CONNECTOR_REFRESH_TOKEN_TTL_S / 86_400,
     details,
     handle: consent.handle,
     email: result.user.email,
@@ -167,14 +181,14 @@ async function completeConsent(env: Env, oauth: OAuthHelpers, raw: Request, hand
   const key = await signedInKey(handle);
   // Only a handle issued after a successful sign-in can allow anything.
   const userId = await env.OAUTH_KV.get(key);
-  if (!userId) return startAgain();
+  if (!userId) return startAgain(env);
   const { request, headers } = await oauth.approveConsent(raw, handle, { scope: [MCP_SCOPE] });
   await env.OAUTH_KV.delete(key);
   const user = await findUser(env.DB, userId);
   if (!user || user.disabled_at !== null)
-    return problem(403, "Access not granted", "This account is disabled. Ask your organization's operator.");
+    return problem(env, 403, "Access not granted", "This account is disabled. Ask your organization's operator.");
   if (!(await isRedirectUriAllowed(env, request.clientId, request.redirectUri))) {
-    return problem(400, "This app cannot connect", `The redirect URI ${request.redirectUri} is no longer allowed by this server.`);
+    return problem(env, 400, "This app cannot connect", `The redirect URI ${request.redirectUri} is no longer allowed by this server.`);
   }
   const props: ConnectorProps = { userId: user.id, organizationId: user.organization_id, grantedAt: new Date().toISOString() };
   const { redirectTo } = await oauth.completeAuthorization({

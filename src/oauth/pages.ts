@@ -7,12 +7,14 @@ import { sha256 } from "../crypto/hash";
 export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const STYLESHEET = `
-:root{color-scheme:light dark;--bg:#f4f2ee;--card:#fff;--ink:#1d2430;--muted:#5a6372;--line:#d9dce1;--accent:#1f5f8b;--accent-ink:#fff;--focus:#f2a900;--warn-bg:#fff4d6;--warn-ink:#5c4300;--err-bg:#fde8e8;--err-ink:#8a1c1c}
-@media (prefers-color-scheme:dark){:root{--bg:#14181f;--card:#1d232c;--ink:#e8eaee;--muted:#a3abb8;--line:#343c48;--accent:#5aa9df;--accent-ink:#0d1722;--warn-bg:#3b3217;--warn-ink:#f5dc94;--err-bg:#4a1f1f;--err-ink:#ffc9c9}}
+:root{color-scheme:light dark;--bg:#f4f2ee;--card:#fff;--ink:#1d2430;--muted:#5a6372;--line:#d9dce1;--field:#767d89;--accent:#1f5f8b;--accent-ink:#fff;--focus:#a34f00;--warn-bg:#fff4d6;--warn-ink:#5c4300;--err-bg:#fde8e8;--err-ink:#8a1c1c}
+@media (prefers-color-scheme:dark){:root{--bg:#14181f;--card:#1d232c;--ink:#e8eaee;--muted:#a3abb8;--line:#343c48;--field:#8c95a3;--accent:#5aa9df;--accent-ink:#0d1722;--focus:#f2a900;--warn-bg:#3b3217;--warn-ink:#f5dc94;--err-bg:#4a1f1f;--err-ink:#ffc9c9}}
 *{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1.5rem;background:var(--bg);color:var(--ink);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{width:100%;max-width:27rem;background:var(--card);border:1px solid var(--line);border-radius:14px;padding:2rem 1.75rem;box-shadow:0 8px 30px rgba(0,0,0,.08)}
-.brand{margin:0 0 1.25rem;font-size:.8rem;font-weight:600;letter-spacing:.08em;text-transform:uppercase;color:var(--muted)}
+.brand{display:flex;align-items:center;gap:.6rem;margin:0 0 1.25rem;font-size:.8rem;font-weight:600;letter-spacing:.08em;text-transform:uppercase;color:var(--muted)}
+.brand img{height:1.75rem;width:auto}
+a{color:var(--accent)}
 h1{margin:0 0 .75rem;font-size:1.35rem;line-height:1.3}
 p{margin:0 0 1rem}
 .facts{margin:0 0 1.25rem;padding:.75rem 1rem;border:1px solid var(--line);border-radius:10px;font-size:.92rem;color:var(--muted)}
@@ -24,7 +26,7 @@ ul.grants li{margin:.3rem 0}
 .warn{background:var(--warn-bg);color:var(--warn-ink)}
 .error{background:var(--err-bg);color:var(--err-ink)}
 label{display:block;margin:0 0 .35rem;font-weight:600}
-input{display:block;width:100%;margin:0 0 1rem;padding:.7rem .8rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--line);border-radius:8px}
+input{display:block;width:100%;margin:0 0 1rem;padding:.7rem .8rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--field);border-radius:8px}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1.25rem}
 button{flex:1 1 8rem;min-height:2.9rem;padding:.6rem 1rem;font:inherit;font-weight:600;border-radius:8px;border:1px solid var(--accent);cursor:pointer}
 .primary{background:var(--accent);color:var(--accent-ink)}
@@ -37,20 +39,32 @@ let stylesheetHash: Promise<string> | undefined;
 const styleSource = (): Promise<string> =>
   (stylesheetHash ??= sha256(STYLESHEET).then((digest) => `'sha256-${btoa(String.fromCharCode(...digest))}'`));
 
-function layout(title: string, body: string): string {
+/** How the operator names the service on these pages (SERVICE_NAME, SERVICE_LOGO_URL, SUPPORT_URL). */
+export interface Branding {
+  name: string;
+  /** https only: the page's policy loads images from nowhere else. */
+  logoUrl?: string;
+  supportUrl?: string;
+}
+
+function layout(brand: Branding, title: string, body: string): string {
+  const logo = brand.logoUrl ? `<img src="${escapeHtml(brand.logoUrl)}" alt="">` : "";
+  const support = brand.supportUrl
+    ? `\n<p class="fine">Questions? <a href="${escapeHtml(brand.supportUrl)}" rel="noopener noreferrer">Contact support</a>.</p>`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · Hospitality Content</title>
+<title>${escapeHtml(title)} · ${escapeHtml(brand.name)}</title>
 <style>${STYLESHEET}</style>
 </head>
 <body>
 <main>
-<p class="brand">Hospitality Content</p>
-${body}
+<p class="brand">${logo}${escapeHtml(brand.name)}</p>
+${body}${support}
 </main>
 </body>
 </html>`;
@@ -68,17 +82,19 @@ function clientFacts(details: ConsentDescription): string {
 }
 
 export interface SignInView {
+  brand: Branding;
   details: ConsentDescription;
   handle: string;
   error?: string;
   email?: string;
 }
 
-export function signInPage({ details, handle, error, email = "" }: SignInView): string {
+export function signInPage({ brand, details, handle, error, email = "" }: SignInView): string {
   const name = escapeHtml(details.clientName);
   const alert = error ? `<p class="notice error" id="signin-error" role="alert">${escapeHtml(error)}</p>` : "";
   const describedBy = error ? ` aria-describedby="signin-error" aria-invalid="true"` : "";
   return layout(
+    brand,
     `Sign in to connect ${details.clientName}`,
     `<h1>Sign in to connect ${name}</h1>
 <p class="lead"><strong>${name}</strong> asks to read your organization's hotel content. Sign in with your organization account to review the request.</p>
@@ -92,30 +108,34 @@ ${alert}
 <input id="password" name="password" type="password" autocomplete="current-password" required${describedBy}>
 <div class="actions">
 <button class="primary" type="submit" name="decision" value="signin">Continue</button>
-<button class="secondary" type="submit" name="decision" value="deny" formnovalidate>Cancel</button>
+<button class="secondary" type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>
 </form>`,
   );
 }
 
 export interface ConsentView {
+  brand: Branding;
   details: ConsentDescription;
   handle: string;
   email: string;
   organizationName: string;
+  /** How long access lasts unless ended sooner, in days. */
+  lifetimeDays: number;
 }
 
-export function consentPage({ details, handle, email, organizationName }: ConsentView): string {
+export function consentPage({ brand, details, handle, email, organizationName, lifetimeDays }: ConsentView): string {
   const name = escapeHtml(details.clientName);
   const org = escapeHtml(organizationName);
   return layout(
+    brand,
     `Allow ${details.clientName} to access ${organizationName}?`,
     `<h1>Allow ${name} to access ${org}?</h1>
 <p class="lead">Signed in as <strong>${escapeHtml(email)}</strong> of <strong>${org}</strong>.</p>
 <p>If you allow it, ${name} can:</p>
 <ul class="grants">
-<li>read the brands, hotels, destinations and airports in ${org}'s scope, with their FAQs;</li>
-<li>search those FAQs through the MCP tools. It cannot change anything.</li>
+<li>read ${org}'s hotel content: the brands, hotels, destinations and airports it shares, with their FAQs;</li>
+<li>search that content to answer guests' questions. It cannot change anything.</li>
 </ul>
 ${clientFacts(details)}
 <form method="post" action="/authorize">
@@ -125,12 +145,13 @@ ${clientFacts(details)}
 <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
 </div>
 </form>
-<p class="fine">Access lasts until it is revoked: your operator can end it at any time.</p>`,
+<p class="fine">Access lasts ${lifetimeDays} days unless it is ended sooner. To end it, remove the app from your assistant, or ask your organization's administrator to revoke it.</p>`,
   );
 }
 
-export const errorPage = (heading: string, message: string): string =>
+export const errorPage = (brand: Branding, heading: string, message: string): string =>
   layout(
+    brand,
     heading,
     `<h1>${escapeHtml(heading)}</h1>\n<p class="notice error" role="alert">${escapeHtml(message)}</p>\n<p>Go back to the app you were connecting and start again.</p>`,
   );
@@ -143,7 +164,7 @@ export async function htmlResponse(html: string, status: number, formTargets: st
   const forms = ["'self'", ...formTargets].join(" ");
   headers.set(
     "Content-Security-Policy",
-    `default-src 'none'; style-src ${await styleSource()}; form-action ${forms}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; img-src https:; style-src ${await styleSource()}; form-action ${forms}; frame-ancestors 'none'; base-uri 'none'`,
   );
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Cache-Control", "no-store");

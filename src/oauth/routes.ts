@@ -1,11 +1,25 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import { intVar, isDevelopment, type AppEnv } from "../env";
+import { oauthError } from "../http/surface-errors";
 import { basicCredentials } from "../http/basic-credentials";
 import { publicCors } from "../http/public-cors";
 import { CLIENT_ID_PATTERN } from "../identity/tokens";
-import { addressTokenLimit, clientTokenLimit, tokenBodyLimit } from "../rate-limit/token-requests";
+import { rateCounter } from "../rate-limit/rate-counter";
+import {
+  addressTokenLimit,
+  callerAddress,
+  clientTokenRefusal,
+  countIssuedToken,
+  countTokenFailure,
+  registrationLimit,
+  tokenBodyLimit,
+} from "../rate-limit/token-requests";
 import { showAuthorization, submitAuthorization } from "./authorize";
+import { branding } from "./branding";
+import { tokenGrantGuards } from "./grant-guards";
+import { isNonPublicMetadataUrl } from "./metadata-hosts";
+import { errorPage, htmlResponse } from "./pages";
 import { AUTHORIZE_PATH, authorizationServer, REGISTER_PATH, TOKEN_PATH } from "./server";
 
 // Hono's ExecutionContext type lags the runtime's; the object is the runtime's own.
@@ -26,13 +40,38 @@ const tokenRequestLimits = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== "POST") return next();
   const addressRefusal = await addressTokenLimit(c.env, c.req.raw);
   if (addressRefusal) return addressRefusal;
-  const clientId = c.req.path === TOKEN_PATH ? await requestedClientId(c.req.raw) : undefined;
+  if (c.req.path === REGISTER_PATH) return (await registrationLimit(c.env, c.req.raw)) ?? next();
+  const clientId = await requestedClientId(c.req.raw);
   // An implausible ID is not counted per client (the provider refuses it); the address limit still holds.
-  if (clientId !== undefined && CLIENT_ID_PATTERN.test(clientId)) {
-    const clientRefusal = await clientTokenLimit(c.env, clientId);
-    if (clientRefusal) return clientRefusal;
+  if (clientId === undefined || !CLIENT_ID_PATTERN.test(clientId)) return next();
+  if (!isDevelopment(c.env) && isNonPublicMetadataUrl(clientId)) {
+    return oauthError(401, "invalid_client", "The client ID names a private or local address, which this server does not fetch.");
   }
+  const clientRefusal = await clientTokenRefusal(c.env, clientId, c.req.raw);
+  if (clientRefusal) return clientRefusal;
   await next();
+  // The provider authenticates and issues in one step, so its outcome is counted after it: the
+  // client's hour may be passed by the requests in flight when it runs out.
+  if (c.res.status === 401) await countTokenFailure(c.env, clientId, c.req.raw);
+  else if (c.res.status === 200) await countIssuedToken(c.env, clientId);
+});
+
+/**
+ * Requests to `/authorize` per calling address and hour, pages and forms alike: each may cost a
+ * metadata-document fetch, a stored handle and a password hash, so one address cannot spend them freely.
+ */
+export const DEFAULT_AUTHORIZE_REQUESTS_PER_ADDRESS = 300;
+
+const authorizeRequestLimit = createMiddleware<AppEnv>(async (c, next) => {
+  const limit = intVar(c.env.AUTHORIZE_REQUESTS_PER_ADDRESS, DEFAULT_AUTHORIZE_REQUESTS_PER_ADDRESS);
+  const decision = await rateCounter(c.env, `authorize-address:${callerAddress(c.req.raw)}`).hit(limit);
+  if (decision.allowed) return next();
+  const page = errorPage(
+    branding(c.env),
+    "Too many attempts",
+    `Too many sign-in requests from here. Try again in ${Math.ceil(decision.resetSeconds / 60)} minutes.`,
+  );
+  return htmlResponse(page, 429, [], new Headers({ "Retry-After": String(decision.resetSeconds) }));
 });
 
 /**
@@ -42,7 +81,7 @@ const tokenRequestLimits = createMiddleware<AppEnv>(async (c, next) => {
 export const oauthRoutes = new Hono<AppEnv>()
   .use("/.well-known/oauth-authorization-server", publicCors)
   .on(["GET", "HEAD", "OPTIONS"], "/.well-known/oauth-authorization-server", serveByProvider)
-  .all(TOKEN_PATH, tokenBodyLimit, tokenRequestLimits, serveByProvider)
+  .all(TOKEN_PATH, tokenBodyLimit, tokenRequestLimits, tokenGrantGuards, serveByProvider)
   .all(REGISTER_PATH, tokenBodyLimit, tokenRequestLimits, serveByProvider)
-  .get(AUTHORIZE_PATH, showAuthorization)
-  .post(AUTHORIZE_PATH, submitAuthorization);
+  .get(AUTHORIZE_PATH, authorizeRequestLimit, showAuthorization)
+  .post(AUTHORIZE_PATH, authorizeRequestLimit, submitAuthorization);

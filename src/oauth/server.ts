@@ -14,6 +14,10 @@ export const CONNECTOR_ACCESS_TOKEN_TTL_S = 3600;
 // The provider keeps a code's grant for 10 minutes; a code older than this is refused all the same.
 export const AUTHORIZATION_CODE_TTL_S = 120;
 export const CONNECTOR_REFRESH_TOKEN_TTL_S = 30 * 86_400;
+// A dynamic registration nobody uses is gone after a grant's lifetime; the provider renews one in use.
+export const CLIENT_REGISTRATION_TTL_S = CONNECTOR_REFRESH_TOKEN_TTL_S;
+// Names are shown on the consent page and to the operator; real apps' names are short.
+export const MAX_CLIENT_NAME_LENGTH = 100;
 
 /**
  * The protected resources a connector token may be bound to (RFC 8707): the MCP origin, which the
@@ -40,8 +44,16 @@ function buildServer(issuer: string, allowedRedirectUris: string[]): OAuthAuthor
     accessTokenTTL: CONNECTOR_ACCESS_TOKEN_TTL_S,
     refreshTokenTTL: CONNECTOR_REFRESH_TOKEN_TTL_S,
     clientIdMetadataDocumentEnabled: true,
+    clientRegistrationTTL: CLIENT_REGISTRATION_TTL_S,
     // Dynamic registration is open to anyone, so it may only name redirect URIs the operator allowed.
     clientRegistrationCallback: ({ clientMetadata }) => {
+      const name = clientMetadata.client_name;
+      if (name !== undefined && (typeof name !== "string" || name.length > MAX_CLIENT_NAME_LENGTH || /\p{Cc}/u.test(name))) {
+        return {
+          code: "invalid_client_metadata",
+          description: `client_name must be text of at most ${MAX_CLIENT_NAME_LENGTH} characters, without control characters.`,
+        };
+      }
       const uris = clientMetadata.redirect_uris;
       const refused = Array.isArray(uris) ? uris.filter((uri) => typeof uri !== "string" || !matchesAny(uri, allowedRedirectUris)) : [];
       if (refused.length === 0) return;

@@ -82,6 +82,14 @@ export class RateCounter extends DurableObject<Env> {
     };
   }
 
+  /** The window as `hit` would find it, counting nothing: `allowed` while at least one request is left. */
+  peek(limit: number): RateDecision {
+    const now = Date.now();
+    const start = windowStart(now);
+    const count = this.window.start === start ? this.window.count : 0;
+    return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetSeconds: secondsToWindowEnd(start, now) };
+  }
+
   /** Round trip for the health check. */
   ping(): "pong" {
     return "pong";

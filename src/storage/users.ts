@@ -62,3 +62,10 @@ export const enableUser = (db: D1Database, id: string): D1PreparedStatement =>
 /** A new password also voids every grant made with the old one. */
 export const setUserPassword = (db: D1Database, id: string, passwordHash: string, at: string): D1PreparedStatement =>
   db.prepare("UPDATE users SET password_hash = ?, tokens_valid_after = ? WHERE id = ?").bind(passwordHash, at, id);
+
+/**
+ * The same password's hash in a new form (peppered): grants made with it stay valid. Only while the row
+ * still holds `fromHash`, so a password the operator set meanwhile is never overwritten.
+ */
+export const replacePasswordHash = (db: D1Database, id: string, fromHash: string, toHash: string): D1PreparedStatement =>
+  db.prepare("UPDATE users SET password_hash = ?3 WHERE id = ?1 AND password_hash = ?2").bind(id, fromHash, toHash);

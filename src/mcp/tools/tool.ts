@@ -28,12 +28,16 @@ interface ToolDefinition<I extends z.ZodObject, O extends z.ZodObject> {
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
   /** Resources the result is about, linked after its text for clients whose protocol has resource links. */
   links?(result: z.output<O>): ResourceLink[];
+  /** Whether a call with these (unvalidated) arguments ranks text, the work a quota weighs more. */
+  searches?(args: Record<string, unknown>): boolean;
 }
 
 export interface Tool {
   name: string;
   /** The listing for a client of `protocolVersion`. */
   listing(protocolVersion: string): ToolListing;
+  /** Whether a call with `args`, as sent, ranks text. */
+  searches(args: unknown): boolean;
   call(args: unknown, ctx: ToolContext): Promise<CallToolResult>;
 }
 
@@ -97,6 +101,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
   return {
     name: definition.name,
     listing: (protocolVersion) => (supportsStructuredContent(protocolVersion) ? withOutput : common),
+    searches: (args) => typeof args === "object" && args !== null && (definition.searches?.(args as Record<string, unknown>) ?? false),
     async call(args, ctx) {
       const parsed = definition.input.safeParse(args ?? {});
       if (!parsed.success)

@@ -1,14 +1,17 @@
 import { env, SELF } from "cloudflare:test";
 import { decodeProtectedHeader } from "jose";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FAILED_OPERATOR_LOGINS_PER_HOUR, MIN_ADMIN_TOKEN_LENGTH } from "../../../src/admin/auth";
 import { sha256Hex } from "../../../src/crypto/hash";
-import { ADMIN, ADMIN_AUTH, admin, adminJson, adminRequest } from "../support/admin";
+import { ADMIN, ADMIN_AUTH, ADMIN_TOKEN, admin, adminJson, adminRequest } from "../support/admin";
 import { fetchWith } from "../support/app";
 import { expectEnvelope, tokenFor } from "../support/mcp";
 
 /** A POST of `body` as it is (not serialized) to the operator API with the test operator token. */
 const postRaw = (path: string, body: BodyInit, type = "application/json") =>
   SELF.fetch(`${ADMIN}${path}`, { method: "POST", headers: { ...ADMIN_AUTH, "Content-Type": type }, body });
+
+afterEach(() => vi.restoreAllMocks());
 
 describe("operator API", () => {
   it("refuses a missing or wrong operator token with 401, and is off (404) while ADMIN_TOKEN is unset", async () => {
@@ -20,6 +23,45 @@ describe("operator API", () => {
     );
     const off = await fetchWith(adminRequest("POST", "/signing-keys/rotate"), { ADMIN_TOKEN: undefined });
     await expectEnvelope(off, 404, "not_found");
+  });
+
+  it(`refuses to serve at all with an ADMIN_TOKEN shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters, even to its holder, saying why`, async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const short = "x".repeat(MIN_ADMIN_TOKEN_LENGTH - 1);
+    const request = () => new Request(`${ADMIN}/organizations`, { headers: { Authorization: `Bearer ${short}` } });
+    const message = await expectEnvelope(await fetchWith(request(), { ADMIN_TOKEN: short }), 500, "internal_error");
+    expect(message).toMatch(new RegExp(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} `));
+    expect(message).not.toContain(short);
+    expect(log.mock.calls.flat().join(" ")).toMatch(/admin_token_too_short/);
+    const long = "x".repeat(MIN_ADMIN_TOKEN_LENGTH);
+    const served = await fetchWith(new Request(`${ADMIN}/organizations`, { headers: { Authorization: `Bearer ${long}` } }), {
+      ADMIN_TOKEN: long,
+    });
+    expect(served.status).toBe(200);
+  });
+
+  it(`logs failed operator logins and refuses an address after ${FAILED_OPERATOR_LOGINS_PER_HOUR} in an hour with 429 and Retry-After; successes never count`, async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const from = (address: string, token: string) =>
+      fetchWith(new Request(`${ADMIN}/organizations`, { headers: { Authorization: `Bearer ${token}`, "CF-Connecting-IP": address } }));
+    for (let i = 0; i < FAILED_OPERATOR_LOGINS_PER_HOUR + 5; i++) expect((await from("198.51.100.7", ADMIN_TOKEN)).status).toBe(200);
+    for (let i = 0; i < FAILED_OPERATOR_LOGINS_PER_HOUR; i++) {
+      await expectEnvelope(await from("198.51.100.7", `wrong-token-${i}`), 401, "unauthorized");
+    }
+    const refused = await from("198.51.100.7", "wrong-token-again");
+    expect(await expectEnvelope(refused, 429, "rate_limited")).toMatch(/failed operator logins from this address/);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // The right token waits too: were it let through, guessing could go on and a right guess still be told so.
+    await expectEnvelope(await from("198.51.100.7", ADMIN_TOKEN), 429, "rate_limited");
+    expect((await from("198.51.100.8", ADMIN_TOKEN)).status).toBe(200);
+
+    const events = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    const failures = events.filter((e) => e.event === "admin_login_failed");
+    expect(failures).toHaveLength(FAILED_OPERATOR_LOGINS_PER_HOUR + 1);
+    expect(failures[0]).toMatchObject({ address: "198.51.100.7", throttled: false });
+    expect(failures.at(-1)).toMatchObject({ address: "198.51.100.7", throttled: true });
+    // What was presented is never logged: a near-miss of the real token would be half of it.
+    expect(JSON.stringify(events)).not.toContain("wrong-token");
   });
 
   it("never loads the demo fixture outside development, and loads it only into an empty database", async () => {
@@ -68,11 +110,11 @@ describe("operator API surface", () => {
     const key = await adminJson("POST", "/api-keys", { partner: "Audited" }, 201);
     await adminJson("POST", `/api-keys/${key.id}/revoke`);
     const { entries } = await adminJson("GET", `/audit?target=${key.id}`);
-    const fingerprint = `token:${(await sha256Hex("test-admin-token")).slice(0, 16)}`;
+    const fingerprint = `token:${(await sha256Hex(ADMIN_TOKEN)).slice(0, 16)}`;
     expect(entries.map((e: { action: string }) => e.action)).toEqual(["api_key.revoke", "api_key.create"]);
     expect(entries[1]).toMatchObject({ actor: fingerprint, target: key.id, detail: { partner: "Audited", hourlyLimit: 1000 } });
     const stored = JSON.stringify((await env.DB.prepare("SELECT * FROM admin_audit").all()).results);
-    expect(stored).not.toContain("test-admin-token");
+    expect(stored).not.toContain(ADMIN_TOKEN);
     expect(stored).not.toContain(key.key);
   });
 

@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { ADMIN_TOKEN } from "../support/admin";
 import { BASE, openCallers } from "../support/mcp";
 
 /**
@@ -278,7 +279,7 @@ function headers(r: Random, token: string, session: string): Record<string, stri
         `Bearer ${btoa('{"alg":"none"}')}.${btoa('{"iss":"x"}')}.`,
         `Basic ${latin1Base64(`${r.pick(JUNK).slice(0, 50)}:${r.pick(JUNK).slice(0, 50)}`)}`,
         "Basic !!!",
-        "Bearer test-admin-token",
+        `Bearer ${ADMIN_TOKEN}`,
         `ApiKey ${r.pick(["demo-key", r.pick(JUNK)])}`,
         "Bearer",
         "",

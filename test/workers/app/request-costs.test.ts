@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HEALTH_PROBE_CACHE_MS } from "../../../src/health/routes";
-import { MAX_BATCH_MESSAGES, MAX_MCP_BODY_BYTES } from "../../../src/mcp/request-checks";
+import { MAX_BATCH_MESSAGES, MAX_BATCH_SEARCHES, MAX_MCP_BODY_BYTES, SEARCH_COST } from "../../../src/mcp/request-checks";
 import { MAX_CLIENT_INFO_LENGTH } from "../../../src/mcp/streamable";
 import { API_KEY_MAX_AGE_MS } from "../../../src/content/api-key";
 import { mcpResources } from "../../../src/oauth/server";
@@ -76,7 +76,9 @@ describe("request bodies are capped before they are parsed, counting the bytes a
     "GET %s with a Content-Length (so a body stream) is answered, never a 500",
     async (path) => {
       for (const length of ["0", "-1"]) {
-        const res = await SELF.fetch(`${BASE}${path}`, { headers: { "Content-Length": length, Authorization: "Bearer test-admin-token" } });
+        const res = await SELF.fetch(`${BASE}${path}`, {
+          headers: { "Content-Length": length, Authorization: `Bearer ${env.ADMIN_TOKEN}` },
+        });
         expect(res.status).toBeLessThan(500);
       }
     },
@@ -156,6 +158,41 @@ describe("concurrent requests against a limit", () => {
   });
 });
 
+describe("a search weighs more than a lookup, and a batch runs a bounded number of searches", () => {
+  const tool = (id: number, name: string, args: Record<string, unknown>) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args },
+  });
+  const searchCall = (id: number) => tool(id, "service_search_documents", { query: "tourist tax" });
+
+  it(`counts a search and a question to rank as ${SEARCH_COST} requests, a lookup as 1`, async () => {
+    const token = await tokenForNewOrganization("org-search-cost", ["DMO-LIS"]);
+    const send = (body: unknown, sessionId?: string) => fetchWith(mcpPost(token, body, sessionId), { MCP_RATE_LIMIT: "7" });
+    const sessionId = (await send(initializeRequest())).headers.get("mcp-session-id")!; // 1 of 7
+    expect((await send(searchCall(2), sessionId)).status).toBe(200); // 3
+    expect((await send(tool(3, "service_query", { entity: "DMO-LIS", question: "tourist tax" }), sessionId)).status).toBe(200); // 5
+    expect((await send(tool(4, "service_query", { entity: "DMO-LIS" }), sessionId)).status).toBe(200); // 6
+    const refused = await send(searchCall(5), sessionId);
+    expect(await expectEnvelope(refused, 429, "rate_limited")).toMatch(/counts 2 requests and only 1/);
+    expect((await send(tool(6, "service_list_entities", {}), sessionId)).status).toBe(200); // 7
+  });
+
+  it(`runs a batch of ${MAX_BATCH_SEARCHES} searches, refuses ${MAX_BATCH_SEARCHES + 1} with 413 counting it once`, async () => {
+    const token = await tokenForNewOrganization("org-batch-searches", ["DMO-LIS"]);
+    const send = (body: unknown, sessionId?: string) => fetchWith(mcpPost(token, body, sessionId), { MCP_RATE_LIMIT: "30" });
+    const sessionId = (await send(initializeRequest())).headers.get("mcp-session-id")!; // 1 of 30
+    const searches = (n: number, from: number) => Array.from({ length: n }, (_, i) => searchCall(from + i));
+    const ten = await send(searches(MAX_BATCH_SEARCHES, 10), sessionId); // 21
+    expect(ten.status).toBe(200);
+    expect((await ten.json<unknown[]>()).length).toBe(MAX_BATCH_SEARCHES);
+    const eleven = await send(searches(MAX_BATCH_SEARCHES + 1, 30), sessionId); // 22
+    expect(await expectEnvelope(eleven, 413, "payload_too_large")).toMatch(/at most 10 searches; this one has 11/);
+    expect(await expectEnvelope(await send(searches(5, 50), sessionId), 429, "rate_limited")).toMatch(/counts 10 requests and only 8/);
+  });
+});
+
 describe("token endpoints are rate limited per address and per client", () => {
   const realm = (clientId: string, secret: string, address: string) =>
     realmTokenRequest(credentialsGrant(clientId, secret), { "CF-Connecting-IP": address });
@@ -174,13 +211,30 @@ describe("token endpoints are rate limited per address and per client", () => {
     expect((await fetchWith(realm("aurora-assistant", "aurora-secret", "2001:db8:aa:2::1"), vars)).status).toBe(200);
   });
 
-  it("limits one client across addresses, before its secret is checked, and leaves other clients alone", async () => {
-    const vars = { TOKEN_RATE_LIMIT_PER_CLIENT: "2" };
+  it("never lets wrong secrets spend the client's hour: failures count per client and address", async () => {
+    const vars = { TOKEN_RATE_LIMIT_PER_CLIENT: "2", TOKEN_FAILURES_PER_CLIENT_ADDRESS: "2" };
     const bot = await adminJson("POST", "/identity-clients", { clientId: "limited-bot", organizationId: "org-boreal" }, 201);
     expect((await fetchWith(realm("limited-bot", "guess-1", "192.0.2.1"), vars)).status).toBe(401);
-    expect((await fetchWith(realm("limited-bot", "guess-2", "192.0.2.2"), vars)).status).toBe(401);
-    expect((await fetchWith(realm("limited-bot", bot.clientSecret, "192.0.2.3"), vars)).status).toBe(429);
-    expect((await fetchWith(realm("boreal-assistant", "boreal-secret", "192.0.2.3"), vars)).status).toBe(200);
+    expect((await fetchWith(realm("limited-bot", "guess-2", "192.0.2.1"), vars)).status).toBe(401);
+    const throttled = await fetchWith(realm("limited-bot", bot.clientSecret, "192.0.2.1"), vars);
+    expect(throttled.status).toBe(429);
+    expect((await throttled.json<{ error_description: string }>()).error_description).toMatch(/failed attempts .* at most 2 an hour/);
+    // The right secret from elsewhere is served, exactly the client's hour, then refused.
+    expect((await fetchWith(realm("limited-bot", bot.clientSecret, "192.0.2.2"), vars)).status).toBe(200);
+    expect((await fetchWith(realm("limited-bot", bot.clientSecret, "192.0.2.3"), vars)).status).toBe(200);
+    expect((await fetchWith(realm("limited-bot", bot.clientSecret, "192.0.2.4"), vars)).status).toBe(429);
+    expect((await fetchWith(realm("boreal-assistant", "boreal-secret", "192.0.2.4"), vars)).status).toBe(200);
+  });
+
+  it("issues exactly the client's hour to concurrent requests with the right secret, whatever failed before", async () => {
+    const vars = { TOKEN_RATE_LIMIT_PER_CLIENT: "3", TOKEN_FAILURES_PER_CLIENT_ADDRESS: "3" };
+    const bot = await adminJson("POST", "/identity-clients", { clientId: "busy-bot", organizationId: "org-boreal" }, 201);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => fetchWith(realm("busy-bot", `guess-${i}`, "198.51.100.66"), vars)));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => fetchWith(realm("busy-bot", bot.clientSecret, `203.0.113.${i}`), vars)),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(9);
   });
 
   it("limits the connector flow's /token per client and per address, and /register per address", async () => {
@@ -190,9 +244,10 @@ describe("token endpoints are rate limited per address and per client", () => {
         headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": address },
         body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "a:b:c", client_id: clientId }),
       });
-    const perClient = { TOKEN_RATE_LIMIT_PER_CLIENT: "1" };
-    expect((await fetchWith(connectorToken("192.0.2.10", "rate-client"), perClient)).status).toBe(401);
-    expect((await fetchWith(connectorToken("192.0.2.11", "rate-client"), perClient)).status).toBe(429);
+    const failures = { TOKEN_FAILURES_PER_CLIENT_ADDRESS: "1", TOKEN_RATE_LIMIT_PER_CLIENT: "1" };
+    expect((await fetchWith(connectorToken("192.0.2.10", "rate-client"), failures)).status).toBe(401);
+    expect((await fetchWith(connectorToken("192.0.2.10", "rate-client"), failures)).status).toBe(429);
+    expect((await fetchWith(connectorToken("192.0.2.11", "rate-client"), failures)).status).toBe(401);
 
     const perAddress = { TOKEN_RATE_LIMIT_PER_ADDRESS: "1" };
     expect((await fetchWith(connectorToken("192.0.2.20"), perAddress)).status).not.toBe(429);

@@ -342,6 +342,37 @@ describe("the sign-in and consent pages", () => {
     expect(consentHtml).toMatch(/value="deny">Deny<\/button>/);
   });
 
+  it("speak plainly: the service's configured name, what the app may read, one word for declining, the grant's lifetime", async () => {
+    const vars = {
+      SERVICE_NAME: "Aurora Guest Answers",
+      SERVICE_LOGO_URL: "https://aurora-hotels.example/logo.svg",
+      SUPPORT_URL: "mailto:help@aurora.example",
+    };
+    const { url } = await demoRequest();
+    const browser = new Browser((request) => fetchWith(request, vars));
+    const html = await (await browser.request(url)).text();
+    expect(html).toContain('<p class="brand"><img src="https://aurora-hotels.example/logo.svg" alt="">Aurora Guest Answers</p>');
+    expect(html).toContain("<title>Sign in to connect Demo connector · Aurora Guest Answers</title>");
+    expect(html).toContain('<a href="mailto:help@aurora.example"');
+    expect(html).toMatch(/value="deny" formnovalidate>Deny<\/button>/);
+    const consentHtml = await (await browser.submit({ handle: formHandle(html), decision: "signin", ...ANA })).text();
+    expect(consentHtml).toContain("read Aurora Digital's hotel content");
+    expect(consentHtml).toContain("Access lasts 30 days unless it is ended sooner.");
+    for (const jargon of ["MCP", "scope", "tool", "Cancel", "revoked:"]) {
+      expect(html).not.toContain(jargon);
+      expect(consentHtml).not.toContain(jargon);
+    }
+  });
+
+  it("shows the default name and no logo or link when the configured ones are not https", async () => {
+    const vars = { SERVICE_LOGO_URL: "javascript:alert(1)", SUPPORT_URL: "http://plain.example/help" };
+    const { url } = await demoRequest();
+    const html = await (await new Browser((request) => fetchWith(request, vars)).request(url)).text();
+    expect(html).toContain('<p class="brand">Hospitality Content</p>');
+    expect(html).not.toContain("javascript:");
+    expect(html).not.toContain("plain.example");
+  });
+
   it("escapes what a client chose, such as its name", async () => {
     const client = await helpers().createClient({
       clientName: '<script>alert("x")</script>',
@@ -569,7 +600,7 @@ async function createUser(email: string, password: string, organizationId = "org
     id,
     email,
     organization_id: organizationId,
-    password_hash: await hashPassword(password),
+    password_hash: await hashPassword(password, env.PASSWORD_PEPPER),
     disabled_at: null,
     tokens_valid_after: null,
     created_at: new Date().toISOString(),

@@ -1,8 +1,10 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { tokenOf } from "./mcp";
 
 export const ADMIN = "https://admin.example.com/admin/v1";
-export const ADMIN_AUTH = { Authorization: "Bearer test-admin-token" };
+/** The test pool's operator token (vitest.config.ts). */
+export const ADMIN_TOKEN = env.ADMIN_TOKEN!;
+export const ADMIN_AUTH = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
 /** A JSON request to the operator API with the test operator token. */
 export const adminRequest = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Request =>
