@@ -16,6 +16,7 @@ import {
 } from "../storage/content-imports";
 import { countProperties, deleteEntities, findEntity } from "../storage/entities";
 import { groupByEntity, listEntityFaqPage } from "../storage/faqs";
+import { requestDispatch } from "../webhooks/messages";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, IdParam, SafeId, Timestamp } from "./openapi";
@@ -53,7 +54,12 @@ const ImportPlan = z
     errorCount: z.number().int(),
     summary: z.object({
       entities: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int(), unchanged: z.number().int() }),
-      faqs: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int() }),
+      faqs: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int() }).openapi({
+        description: "FAQs in their entity's default language.",
+      }),
+      translations: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int() }).openapi({
+        description: "FAQs in other languages.",
+      }),
     }),
     added: z.array(z.string()),
     changed: z.array(z.string()),
@@ -209,6 +215,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       ]);
       const contentVersion = readContentVersion(results[results.length - 1] as D1Result<ContentVersion>).version;
       forgetContentVersion();
+      if (writes.length > 0) c.executionCtx.waitUntil(requestDispatch(c.env));
       return { ...planView(found.id, found.rows, plan), contentVersion };
     },
   );
@@ -249,6 +256,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
         audit(c, "content.remove", entity.id, { kind: entity.kind, properties }),
       ]);
       forgetContentVersion();
+      c.executionCtx.waitUntil(requestDispatch(c.env));
     }),
   );
 }

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "../http/body";
+import { API_LICENSE } from "../http/openapi";
 import { apiKeyRoutes } from "./api-keys";
 import { adminAuth, type AdminEnv } from "./auth";
 import { connectorClientRoutes } from "./connector-clients";
@@ -10,6 +11,7 @@ import { organizationRoutes } from "./organizations";
 import { searchRoutes } from "./search";
 import { systemRoutes } from "./system";
 import { userRoutes } from "./users";
+import { webhookRoutes } from "./webhooks";
 
 // Import rows come in chunks of up to 2,000 records; every other request is a small JSON object.
 const MAX_IMPORT_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -49,6 +51,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
   contentRoutes(api);
   searchRoutes(api);
   systemRoutes(api);
+  webhookRoutes(api);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" });
   api.doc31("/openapi.json", (c) => ({
@@ -56,6 +59,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
     info: {
       title: "Hospitality Content operator API",
       version: "1",
+      license: API_LICENSE,
       description:
         "Content import and export, organizations, identity clients, API keys, connector users and clients. Every change is written to the audit log.",
     },

@@ -5,6 +5,7 @@ export const REASON_PHRASES = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
+  410: "Gone",
   413: "Payload Too Large",
   429: "Too Many Requests",
   500: "Internal Server Error",

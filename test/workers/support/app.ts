@@ -16,10 +16,11 @@ export async function fetchWith(request: Request, vars: Partial<typeof env> = {}
 
 /**
  * A binding whose calls of `methods` are counted, everything else passed through to the real one; a D1
- * session it opens (`withSession`) is counted too.
+ * session it opens (`withSession`) is counted too. `statements` are the SQL texts it was asked to prepare.
  */
-export function counting<T extends object>(binding: T, methods: string[]): { binding: T; calls: () => number } {
+export function counting<T extends object>(binding: T, methods: string[]): { binding: T; calls: () => number; statements: string[] } {
   let calls = 0;
+  const statements: string[] = [];
   const wrap = <U extends object>(target: U): U =>
     new Proxy(target, {
       get(t, property) {
@@ -27,10 +28,11 @@ export function counting<T extends object>(binding: T, methods: string[]): { bin
         if (typeof value !== "function") return value;
         return (...args: unknown[]) => {
           if (methods.includes(String(property))) calls++;
+          if (property === "prepare") statements.push(String(args[0]));
           const result: unknown = value.apply(t, args);
           return property === "withSession" ? wrap(result as object) : result;
         };
       },
     });
-  return { binding: wrap(binding), calls: () => calls };
+  return { binding: wrap(binding), calls: () => calls, statements };
 }
