@@ -4,6 +4,8 @@
 // Plain BM25, the ranking the service used before text analysis and the lexicon, is computed from the same
 // FAQs in the same run (plainBm25 below reproduces its tokenizer and formula). The set is split in halves:
 // tuning looked at the "tune" half only, and the "holdout" half says whether the method generalises.
+// The questions in Portuguese, Spanish, French and German are also asked, with `language`, of every Aurora hotel
+// whose FAQs are translated into their language, and ranked against those translations.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./servers.mjs";
@@ -71,6 +73,13 @@ async function pool(items, concurrency, work) {
 }
 
 const METHODS = ["service_query", "service_search_documents", "plain BM25 (query)", "plain BM25 (search)"];
+const TRANSLATED_METHODS = [
+  "service_query",
+  "service_search_documents",
+  "service_query, language not given",
+  "plain BM25 (query)",
+  "plain BM25 (search)",
+];
 
 /** Every (question, hotel) pair's rank under each method. */
 async function questionRanks(client, faqsByEntity, questions) {
@@ -97,6 +106,51 @@ async function questionRanks(client, faqsByEntity, questions) {
   });
 }
 
+/**
+ * Every (question, hotel) pair of questions in a language asked of the Aurora hotels with FAQs translated into it
+ * (`translated`: entity ID to its export record's translations), each hotel's FAQs ranked in that language.
+ */
+async function translatedRanks(client, faqsByEntity, translated, questions) {
+  const faqsIn = (hotel, language) => {
+    const translation = translated.get(hotel)?.find((t) => t.language === language);
+    if (!translation?.faqs) return null;
+    const bySource = new Map(translation.faqs.map((f) => [f.source, f]));
+    return faqsByEntity.get(hotel).flatMap((faq) => {
+      const t = bySource.get(faq.question);
+      return t ? [{ category: faq.category, question: t.question, answer: t.answer }] : [];
+    });
+  };
+  const hotels = [...translated.keys()].filter((id) => id.startsWith("HO-AUR-"));
+  const pairs = questions.flatMap((q) =>
+    hotels.flatMap((hotel) => {
+      const faqs = faqsIn(hotel, q.lang);
+      return faqs?.some((f) => f.category === q.category) ? [{ q, hotel, faqs }] : [];
+    }),
+  );
+  return pool(pairs, 6, async ({ q, hotel, faqs }) => {
+    const [query, search, detected] = await Promise.all([
+      client.call("service_query", { entity: hotel, question: q.text, language: q.lang, limit: TOP }),
+      client.call("service_search_documents", { query: q.text, entityId: hotel, language: q.lang, limit: TOP }),
+      client.call("service_query", { entity: hotel, question: q.text, limit: TOP }),
+    ]);
+    const plain = plainBm25(faqs, q.text);
+    const inLanguage = query.faqs.filter((f) => f.language === q.lang).length;
+    return {
+      q,
+      hotel,
+      ranks: [
+        rankOf(query.faqs, q.category),
+        rankOf(search.results, q.category),
+        rankOf(detected.faqs, q.category),
+        rankOf(plain.query, q.category),
+        rankOf(plain.search, q.category),
+      ],
+      got: [query.faqs[0]?.category ?? "-", search.results[0]?.category ?? "-"],
+      answeredInLanguage: inLanguage === query.faqs.length,
+    };
+  });
+}
+
 const percent = (x) => `${(100 * x).toFixed(1)}%`;
 const summary = (rows, method) => {
   const ranks = rows.map((r) => r.ranks[method]);
@@ -108,14 +162,14 @@ const summary = (rows, method) => {
   };
 };
 
-function printTable(title, rows, groupBy) {
+function printTable(title, rows, groupBy, methods = METHODS) {
   console.log(`\n${title}\n`);
-  console.log(`| ${groupBy.label} | pairs | ${METHODS.map((m) => `${m} top-1 / top-3 / MRR`).join(" | ")} |`);
-  console.log(`|---|---:|${METHODS.map(() => "---:").join("|")}|`);
+  console.log(`| ${groupBy.label} | pairs | ${methods.map((m) => `${m} top-1 / top-3 / MRR`).join(" | ")} |`);
+  console.log(`|---|---:|${methods.map(() => "---:").join("|")}|`);
   const groups = new Map();
   for (const row of rows) groups.set(groupBy.key(row), [...(groups.get(groupBy.key(row)) ?? []), row]);
   for (const [key, group] of [...groups.entries(), ["all", rows]]) {
-    const cells = METHODS.map((_, m) => {
+    const cells = methods.map((_, m) => {
       const s = summary(group, m);
       return `${percent(s.top1)} / ${percent(s.top3)} / ${s.mrr.toFixed(2)}`;
     });
@@ -132,10 +186,27 @@ export function referenceResolved(reference, result) {
   return first !== undefined && fits.includes(first);
 }
 
+/** Where service_query misses first place, question by question, most misses first. */
+function printMisses(title, rows, misses) {
+  const byQuestion = new Map();
+  for (const r of rows) byQuestion.set(r.q.id, [...(byQuestion.get(r.q.id) ?? []), r]);
+  const missed = [...byQuestion.values()]
+    .map((pairs) => ({ q: pairs[0].q, pairs, misses: pairs.filter((r) => r.ranks[0] !== 1) }))
+    .filter((m) => m.misses.length > 0)
+    .sort((a, b) => b.misses.length - a.misses.length);
+  console.log(`\n${title} (${missed.length} questions, the first ${misses} shown)\n`);
+  for (const m of missed.slice(0, misses)) {
+    const firsts = [...new Set(m.misses.map((r) => r.got[0]))].join(", ");
+    console.log(
+      `- ${m.q.lang} ${JSON.stringify(m.q.text)} (${m.q.category}): missed at ${m.misses.length} of ${m.pairs.length} hotels; first was ${firsts}`,
+    );
+  }
+}
+
 export async function retrievalBench(
   client,
   faqsByEntity,
-  { split = "holdout", languages = ["en", "pt", "es", "fr", "de", "it"], misses = 25 } = {},
+  { split = "holdout", languages = ["en", "pt", "es", "fr", "de", "it"], misses = 25, translated = new Map() } = {},
 ) {
   const { questions } = loadSet("questions.json");
   const { references } = loadSet("entities.json");
@@ -154,6 +225,18 @@ export async function retrievalBench(
   const other = rows.filter((r) => r.q.lang !== "en");
   if (other.length > 0)
     printTable(`Questions in other languages, ${split} half (the FAQs are in English)`, other, { label: "language", key: (r) => r.q.lang });
+  const inTheirLanguage = await translatedRanks(client, faqsByEntity, translated, chosen);
+  if (inTheirLanguage.length > 0) {
+    const hotels = new Set(inTheirLanguage.map((r) => r.hotel)).size;
+    printTable(
+      `Questions asked of the ${hotels} Aurora hotels with FAQs in their language, ${split} half (language given; ranked against the translations)`,
+      inTheirLanguage,
+      { label: "language", key: (r) => r.q.lang },
+      TRANSLATED_METHODS,
+    );
+    const answered = inTheirLanguage.filter((r) => r.answeredInLanguage).length;
+    console.log(`\nservice_query answered entirely in the question's language: ${answered} of ${inTheirLanguage.length} pairs`);
+  }
 
   const resolved = await pool(
     references.filter((r) => split === "all" || r.split === split),
@@ -170,18 +253,9 @@ export async function retrievalBench(
     console.log(`| ${kind === "all" ? "**all**" : kind} | ${group.length} | ${percent(ok / group.length)} |`);
   }
 
-  const byQuestion = new Map();
-  for (const r of rows) byQuestion.set(r.q.id, [...(byQuestion.get(r.q.id) ?? []), r]);
-  const missed = [...byQuestion.values()]
-    .map((pairs) => ({ q: pairs[0].q, pairs, misses: pairs.filter((r) => r.ranks[0] !== 1) }))
-    .filter((m) => m.misses.length > 0)
-    .sort((a, b) => b.misses.length - a.misses.length);
-  console.log(`\nWhere service_query misses first place (${split} half; ${missed.length} questions, the first ${misses} shown)\n`);
-  for (const m of missed.slice(0, misses)) {
-    const firsts = [...new Set(m.misses.map((r) => r.got[0]))].join(", ");
-    console.log(
-      `- ${m.q.lang} ${JSON.stringify(m.q.text)} (${m.q.category}): missed at ${m.misses.length} of ${m.pairs.length} hotels; first was ${firsts}`,
-    );
+  printMisses(`Where service_query misses first place (${split} half)`, rows, misses);
+  if (inTheirLanguage.length > 0) {
+    printMisses(`Where service_query misses first place in the hotel's language (${split} half)`, inTheirLanguage, misses);
   }
   for (const r of resolved.filter((x) => !referenceResolved(x.reference, x.result))) {
     console.log(
@@ -195,5 +269,5 @@ export async function retrievalBench(
       }`,
     );
   }
-  return { rows, resolved };
+  return { rows, resolved, inTheirLanguage };
 }

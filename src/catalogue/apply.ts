@@ -6,10 +6,10 @@ import {
   type EntityRow,
   type StoredEntity,
 } from "../storage/entities";
-import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs, type FaqIndexTerms, type FaqRow } from "../storage/faqs";
+import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs, type FaqIndexTerms, type FaqInput, type FaqRow } from "../storage/faqs";
 import { faqTerms } from "../search/analyze";
 import { nameKey } from "../search/normalize";
-import { DEFAULT_LANGUAGE, languageOf } from "../search/languages";
+import { languageOf } from "../search/languages";
 import { planContent, type ContentChanges, type ContentPlan, type CurrentContent, type StagedRecord } from "./plan";
 
 /** What is stored of the entities the records name, the brands they point at, and the properties of their brands. */
@@ -52,5 +52,8 @@ export const changeStatements = (db: D1Database, changes: ContentChanges): D1Pre
 /** An entity with the key its name is looked up by. */
 const keyed = (entity: EntityRow): StoredEntity => ({ ...entity, name_key: nameKey(entity.name) });
 
-/** An FAQ with the terms the search index keeps of it, analysed in the content's language. */
-export const indexed = <T extends FaqRow>(faq: T): T & FaqIndexTerms => ({ ...faq, ...faqTerms(faq, languageOf(DEFAULT_LANGUAGE)) });
+/** An FAQ with the terms the search index keeps of it, analysed in its own language (English analysis for one not analysed). */
+export const indexed = <T extends FaqRow & Pick<FaqInput, "language">>(faq: T): T & FaqIndexTerms => ({
+  ...faq,
+  ...faqTerms(faq, languageOf(faq.language)),
+});

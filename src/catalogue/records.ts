@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { EntityKind, EntityRow } from "../storage/entities";
-import type { FaqRow } from "../storage/faqs";
+import type { LocalizedFaq } from "../storage/faqs";
+import { DEFAULT_CONTENT_LANGUAGE, LanguageTag } from "./languages";
 
 /**
  * The content file format of import and export: one record per entity, its FAQs nested in their
@@ -17,11 +18,16 @@ export const EntityId = z
   .string()
   .regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
+const PROPERTY_ID_RULE = "must be a whole number from 0 to 9007199254740991, or null";
+const Name = z.string().min(1).max(300);
+const Question = z.string().min(1).max(1_000);
+const Answer = z.string().min(1).max(10_000);
+
 export const FaqRecord = z
   .strictObject({
     category: z.string().min(1).max(100),
-    question: z.string().min(1).max(1_000),
-    answer: z.string().min(1).max(10_000),
+    question: Question,
+    answer: Answer,
   })
   .openapi("FaqRecord");
 
@@ -38,15 +44,46 @@ export const PublicUrl = z
   .refine(isPublicHttpsUrl, "must be an absolute https:// URL, without spaces or credentials")
   .openapi({ description: "The entity's own public page (a hotel's website): the FAQ feed's about.url and what assistants cite." });
 
+export const FaqTranslationRecord = z
+  .strictObject({
+    source: Question.openapi({ description: "The question it translates, exactly as the record's faqs write it." }),
+    question: Question,
+    answer: Answer,
+  })
+  .openapi("FaqTranslationRecord");
+
+/** What a record says in one other language: its name there (where it differs) and translations of its FAQs. */
+export const TranslationRecord = z
+  .strictObject({
+    language: LanguageTag.openapi({ type: "string", description: "BCP 47 tag (pt, pt-BR, de-CH…).", example: "pt" }),
+    name: Name.optional().openapi({ description: "The entity's name in this language, where it differs." }),
+    faqs: z
+      .array(FaqTranslationRecord)
+      .max(500)
+      .optional()
+      .openapi({ description: "Translated FAQs; one without a translation is served in the default language." }),
+  })
+  .openapi("TranslationRecord");
+
 const common = {
   id: EntityId,
-  name: z.string().min(1).max(300),
+  name: Name,
   url: PublicUrl.optional(),
+  defaultLanguage: LanguageTag.optional().openapi({
+    type: "string",
+    description: `BCP 47 tag of the language name and faqs are written in (default ${DEFAULT_CONTENT_LANGUAGE}).`,
+    example: "en",
+  }),
   updatedAt: z.iso.datetime({ offset: true }).optional().openapi({
     description:
       "When the entity last changed (FAQPage dateModified). Used when the entity is added; a change sets the time of the import.",
   }),
   faqs: z.array(FaqRecord).max(500).default([]).openapi({ description: "The entity's FAQs in order; they replace the stored ones." }),
+  translations: z
+    .array(TranslationRecord)
+    .max(100)
+    .optional()
+    .openapi({ description: "The entity in other languages, one entry per language; they replace the stored ones." }),
 };
 
 export const ContentRecord = z
@@ -56,9 +93,16 @@ export const ContentRecord = z
       kind: z.literal("property"),
       ...common,
       brandId: EntityId.openapi({ description: "The brand the property belongs to: in the same file or already stored." }),
-      propertyId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().default(null).openapi({
-        description: "The partner's external property ID, or null.",
-      }),
+      propertyId: z
+        .number({ error: PROPERTY_ID_RULE })
+        .int({ error: PROPERTY_ID_RULE })
+        .min(0, { error: PROPERTY_ID_RULE })
+        .max(Number.MAX_SAFE_INTEGER, { error: PROPERTY_ID_RULE })
+        .nullable()
+        .default(null)
+        .openapi({
+          description: "The partner's external property ID, or null.",
+        }),
     }),
     z.strictObject({ kind: z.literal("destination"), ...common }),
     z.strictObject({ kind: z.literal("airport"), ...common }),
@@ -69,10 +113,66 @@ export const ContentRecord = z
     if (record.kind === "property" && !record.brandId.startsWith(prefix)) {
       ctx.addIssue({ code: "custom", path: ["brandId"], message: `a brand ID starts with ${prefix}` });
     }
+    for (const issue of translationProblems(record)) ctx.addIssue({ code: "custom", ...issue });
   })
   .openapi("ContentRecord");
 export type ContentRecord = z.output<typeof ContentRecord>;
 export type FaqRecord = z.output<typeof FaqRecord>;
+export type TranslationRecord = z.output<typeof TranslationRecord>;
+
+/**
+ * What is wrong with a record's translations beside their shape: a language given twice or the record's own, a
+ * translation that says nothing, and a translated FAQ whose source question the record does not have (or has
+ * twice, so which one it translates cannot be told) or that another translation in its language already covers.
+ */
+function translationProblems(record: {
+  defaultLanguage?: string;
+  faqs: FaqRecord[];
+  translations?: TranslationRecord[];
+}): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const ownLanguage = record.defaultLanguage ?? DEFAULT_CONTENT_LANGUAGE;
+  const sources = new Map<string, number[]>();
+  record.faqs.forEach((faq, index) => sources.set(faq.question, [...(sources.get(faq.question) ?? []), index]));
+  const languages = new Map<string, number>();
+  (record.translations ?? []).forEach((translation, t) => {
+    const at = ["translations", t];
+    const key = translation.language.toLowerCase();
+    if (key === ownLanguage.toLowerCase()) {
+      problems.push({
+        path: [...at, "language"],
+        message: `${translation.language} is the record's default language: its name and faqs are in it`,
+      });
+    } else if (languages.has(key)) {
+      problems.push({
+        path: [...at, "language"],
+        message: `${translation.language} is already translated at translations.${languages.get(key)}`,
+      });
+    } else languages.set(key, t);
+    if (translation.name === undefined && (translation.faqs ?? []).length === 0) {
+      problems.push({ path: at, message: "translates nothing: give its name in this language, its faqs, or both" });
+    }
+    const translated = new Map<string, number>();
+    (translation.faqs ?? []).forEach((faq, f) => {
+      const path = [...at, "faqs", f, "source"];
+      const found = sources.get(faq.source) ?? [];
+      if (found.length === 0) {
+        problems.push({
+          path,
+          message: `no question of this record's faqs reads ${JSON.stringify(faq.source)}: a translation needs its source question`,
+        });
+      } else if (found.length > 1) {
+        problems.push({
+          path,
+          message: `faqs.${found.join(" and faqs.")} both read this question, so which one it translates cannot be told`,
+        });
+      } else if (translated.has(faq.source)) {
+        problems.push({ path, message: `translates the same question as translations.${t}.faqs.${translated.get(faq.source)}` });
+      } else translated.set(faq.source, f);
+    });
+  });
+  return problems;
+}
 
 /** A problem with one row of a file: its line (NDJSON) or position (JSON array), the field, and what is wrong. */
 export const RowError = z
@@ -93,10 +193,39 @@ export function parseRecord(line: number, value: unknown): { record: ContentReco
   };
 }
 
-/** An entity and its FAQs as a record, members in the file format's order. */
-export function toRecord(entity: EntityRow, faqs: FaqRow[]): ContentRecord {
-  const head = { id: entity.id, kind: entity.kind, name: entity.name, ...(entity.url === null ? {} : { url: entity.url }) };
-  const rest = { updatedAt: entity.updated_at, faqs: faqs.map(({ category, question, answer }) => ({ category, question, answer })) };
+/** An entity's translations as records: one per language, by tag, with its name there and its translated FAQs in order. */
+function translationRecords(entity: EntityRow, faqs: LocalizedFaq[]): TranslationRecord[] {
+  const names = JSON.parse(entity.translated_names) as Record<string, string>;
+  const languages = [...new Set([...Object.keys(names), ...faqs.flatMap((faq) => faq.translations.map((t) => t.language))])].sort();
+  return languages.map((language) => {
+    const translated = faqs.flatMap((faq) =>
+      faq.translations
+        .filter((t) => t.language === language)
+        .map((t) => ({ source: faq.question, question: t.question, answer: t.answer })),
+    );
+    return {
+      language,
+      ...(names[language] === undefined ? {} : { name: names[language] }),
+      ...(translated.length > 0 ? { faqs: translated } : {}),
+    };
+  });
+}
+
+/** An entity and its FAQs as a record, members in the file format's order; what is English and untranslated says nothing of languages. */
+export function toRecord(entity: EntityRow, faqs: LocalizedFaq[]): ContentRecord {
+  const translations = translationRecords(entity, faqs);
+  const head = {
+    id: entity.id,
+    kind: entity.kind,
+    name: entity.name,
+    ...(entity.url === null ? {} : { url: entity.url }),
+    ...(entity.default_language === DEFAULT_CONTENT_LANGUAGE ? {} : { defaultLanguage: entity.default_language }),
+  };
+  const rest = {
+    updatedAt: entity.updated_at,
+    faqs: faqs.map(({ category, question, answer }) => ({ category, question, answer })),
+    ...(translations.length > 0 ? { translations } : {}),
+  };
   // Spreading `head` first keeps the members in file order; `kind` is restated for the type's sake.
   if (entity.kind === "property") {
     return { ...head, kind: entity.kind, brandId: entity.brand_id ?? "", propertyId: entity.property_id, ...rest };

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { sha256PrefixHex } from "../crypto/hash";
 import { BodyCache } from "../cache/body-cache";
+import { contentError, FALLBACK_URL_PATTERN, requestPath } from "./errors";
 
 export const CACHE_CONTROL = "public, max-age=3600";
 /**
@@ -9,6 +10,8 @@ export const CACHE_CONTROL = "public, max-age=3600";
  * it stored for one that had it, around authentication and the rate limit.
  */
 export const VARY = "X-API-Key, Authorization";
+/** What the FAQ feeds, the roster and the brand stream send: they depend on Accept-Language too (src/content/languages.ts). */
+export const LANGUAGE_VARY = `${VARY}, Accept-Language`;
 
 /** `W/"<16 hex>"`: the first 8 bytes of the SHA-256 of the exact body bytes. */
 export async function weakEtag(body: string): Promise<string> {
@@ -31,45 +34,94 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 interface Representation {
   body: string;
   etag: string;
+  /** The languages of the body, when a language was asked for: its Content-Language. */
+  contentLanguage?: string;
 }
 
-// Per isolate: 512 bodies or 32 MB, whichever comes first.
-const isolateCache = new BodyCache<Representation>(512, 32 * 1024 * 1024);
+/** A body built for a request that asked for a language, with the languages it holds. */
+export interface LocalizedBody {
+  body: string;
+  contentLanguage: string;
+}
 
 /**
- * Serves a JSON body that depends only on `cacheKey` (which carries the content version): from this
- * isolate's memory, else the Workers Cache API, else built. `build` may return an error Response
- * instead, which is passed through uncached. A matching If-None-Match gets 304 with the same ETag
- * and Cache-Control and no body.
+ * What a builder answers instead of a body when a payload guard fires. The refusal depends on the content
+ * and the limits alone, as a body does, so it is cached like one: an oversized brand is measured once per
+ * content version, not on every request.
  */
-export async function serveCacheable(c: Context, cacheKey: string, build: () => Promise<string | Response>): Promise<Response> {
+export class PayloadTooLarge {
+  constructor(readonly message: string) {}
+}
+
+/** A refusal as it is kept: its message (the time and path of the answer are each request's own). */
+interface Refusal {
+  body: string;
+  refused: true;
+}
+
+// Marks a refusal in the Cache API, whose copies only this Worker reads.
+const REFUSAL_HEADER = "X-Payload-Too-Large";
+
+// Per isolate: 512 bodies or 32 MB, whichever comes first.
+const isolateCache = new BodyCache<Representation | Refusal>(512, 32 * 1024 * 1024);
+
+/**
+ * Serves a JSON body that depends only on `cacheKey` (which carries the content version and the language
+ * asked for): from this isolate's memory, else the Workers Cache API, else built. `build` may return a
+ * LocalizedBody, served with its Content-Language, or an error Response instead, which is passed through
+ * uncached, or a PayloadTooLarge, which is cached and answered 413. A matching If-None-Match gets 304 with
+ * the same ETag and Cache-Control and no body.
+ */
+export async function serveCacheable(
+  c: Context,
+  cacheKey: string,
+  build: () => Promise<string | LocalizedBody | Response | PayloadTooLarge>,
+): Promise<Response> {
   const remembered = isolateCache.get(cacheKey);
-  let representation = remembered ?? (await fromCacheApi(cacheKey));
-  if (!representation) {
+  let cached = remembered ?? (await fromCacheApi(cacheKey));
+  if (!cached) {
     const built = await build();
     if (built instanceof Response) return built;
-    representation = { body: built, etag: await weakEtag(built) };
-    // The Worker's own cache copy is keyed by the URL alone (the key was checked already), so it carries no Vary.
-    const stored = new Response(built, { headers: representationHeaders(representation.etag) });
-    c.executionCtx.waitUntil(caches.default.put(new Request(cacheKey), stored));
+    if (built instanceof PayloadTooLarge) cached = { body: built.message, refused: true };
+    else if (typeof built === "string") cached = { body: built, etag: await weakEtag(built) };
+    else cached = { ...built, etag: await weakEtag(built.body) };
+    c.executionCtx.waitUntil(caches.default.put(new Request(cacheKey), cacheApiCopy(cached)));
   }
-  if (!remembered) isolateCache.set(cacheKey, representation);
-  if (ifNoneMatchMatches(c.req.header("If-None-Match"), representation.etag)) return notModified(representation.etag);
-  return new Response(representation.body, { status: 200, headers: { ...representationHeaders(representation.etag), Vary: VARY } });
+  if (!remembered) isolateCache.set(cacheKey, cached);
+  if ("refused" in cached) {
+    return contentError(413, cached.body, requestPath(c.req.raw), undefined, { fallbackUrlPattern: FALLBACK_URL_PATTERN });
+  }
+  if (ifNoneMatchMatches(c.req.header("If-None-Match"), cached.etag)) return notModified(cached);
+  return new Response(cached.body, { status: 200, headers: { ...representationHeaders(cached), Vary: LANGUAGE_VARY } });
 }
 
-async function fromCacheApi(cacheKey: string): Promise<Representation | undefined> {
+/** The Worker's own Cache API copy is keyed by the URL alone (the key was checked already), so it carries no Vary. */
+const cacheApiCopy = (cached: Representation | Refusal): Response =>
+  "refused" in cached
+    ? new Response(cached.body, { headers: { [REFUSAL_HEADER]: "1", "Cache-Control": CACHE_CONTROL } })
+    : new Response(cached.body, { headers: representationHeaders(cached) });
+
+async function fromCacheApi(cacheKey: string): Promise<Representation | Refusal | undefined> {
   const hit = await caches.default.match(new Request(cacheKey));
-  const etag = hit?.headers.get("ETag");
-  if (!hit || !etag) return undefined;
-  return { body: await hit.text(), etag };
+  if (!hit) return undefined;
+  if (hit.headers.has(REFUSAL_HEADER)) return { body: await hit.text(), refused: true };
+  const etag = hit.headers.get("ETag");
+  const contentLanguage = hit.headers.get("Content-Language");
+  return etag ? { body: await hit.text(), etag, ...(contentLanguage === null ? {} : { contentLanguage }) } : undefined;
 }
 
-const representationHeaders = (etag: string): Record<string, string> => ({
+const languageHeader = ({ contentLanguage }: Representation): Record<string, string> =>
+  contentLanguage === undefined ? {} : { "Content-Language": contentLanguage };
+
+const representationHeaders = (representation: Representation): Record<string, string> => ({
   "Content-Type": "application/json; charset=utf-8",
-  ETag: etag,
+  ETag: representation.etag,
   "Cache-Control": CACHE_CONTROL,
+  ...languageHeader(representation),
 });
 
-const notModified = (etag: string): Response =>
-  new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: VARY } });
+const notModified = (representation: Representation): Response =>
+  new Response(null, {
+    status: 304,
+    headers: { ETag: representation.etag, "Cache-Control": CACHE_CONTROL, Vary: LANGUAGE_VARY, ...languageHeader(representation) },
+  });

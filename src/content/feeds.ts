@@ -6,9 +6,18 @@ import {
   type EntityRow,
   type RosterRow,
 } from "../storage/entities";
-import { faqsStatement, groupByEntity, listEntityFaqPage, type FaqRow } from "../storage/faqs";
+import {
+  faqsStatement,
+  groupByEntity,
+  listEntityFaqPage,
+  localizedFaqs,
+  type FaqLanguageRow,
+  type FaqTranslation,
+  type LocalizedFaq,
+} from "../storage/faqs";
 import type { D1Reader } from "../storage/reader";
-import { contentError, FALLBACK_URL_PATTERN } from "./errors";
+import { lookupLanguage } from "../catalogue/languages";
+import { PayloadTooLarge, type LocalizedBody } from "./caching";
 import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
 
 /** Builders of the content API's bodies. Each returns the exact serialized bytes, so equal data gives equal ETags. */
@@ -33,13 +42,47 @@ export interface GraphLimits {
   maxBytes: number;
 }
 
-type PageEntity = Pick<EntityRow, "id" | "kind" | "name" | "property_id" | "url" | "updated_at">;
+type PageEntity = Pick<EntityRow, "id" | "kind" | "name" | "property_id" | "url" | "updated_at" | "default_language" | "translated_names">;
 
 /** What a feed is built from, read in one D1 round trip: the entity, its own FAQs, and (for a brand) its property count. */
 export interface FeedSource {
   entity: EntityRow;
-  faqs: FaqRow[];
+  faqs: LocalizedFaq[];
   propertyCount: number;
+}
+
+/**
+ * The languages of a body built for a request that asked for some (`ranges`, most preferred first): each text
+ * is served in the language RFC 4647 lookup picks among those it exists in, else in its entity's default
+ * language, and the languages picked are remembered in the order first used, for Content-Language.
+ */
+class ServedLanguages {
+  private readonly served = new Set<string>();
+  constructor(readonly ranges: readonly string[]) {}
+
+  pick(available: readonly string[], fallback: string): string {
+    const language = lookupLanguage(this.ranges, available, fallback);
+    this.served.add(language);
+    return language;
+  }
+
+  /**
+   * The entity's name in the language picked for it. A name is translated only where it differs, so one without a
+   * translation there is its name in every language, and only a translated one adds its language to what was served.
+   */
+  name(entity: Pick<EntityRow, "name" | "default_language" | "translated_names">): string {
+    const names = JSON.parse(entity.translated_names) as Record<string, string>;
+    const language = lookupLanguage(this.ranges, Object.keys(names), entity.default_language);
+    const name = names[language];
+    if (name === undefined) return entity.name;
+    this.served.add(language);
+    return name;
+  }
+
+  /** `body` with the languages served, or `unlessAny` when no text was in a language of its own (names alone, untranslated). */
+  localized(body: string, unlessAny: string): LocalizedBody {
+    return { body, contentLanguage: this.served.size > 0 ? [...this.served].join(", ") : unlessAny };
+  }
 }
 
 export async function readFeedSource(db: D1Reader, entityId: string): Promise<FeedSource | null> {
@@ -50,7 +93,11 @@ export async function readFeedSource(db: D1Reader, entityId: string): Promise<Fe
   ]);
   const row = (entity as D1Result<EntityRow>).results[0];
   if (!row) return null;
-  return { entity: row, faqs: (faqs as D1Result<FaqRow>).results, propertyCount: (count as D1Result<{ n: number }>).results[0]?.n ?? 0 };
+  return {
+    entity: row,
+    faqs: localizedFaqs((faqs as D1Result<FaqLanguageRow>).results),
+    propertyCount: (count as D1Result<{ n: number }>).results[0]?.n ?? 0,
+  };
 }
 
 /** A brand and its roster, in one D1 round trip; null when `brandId` names no brand. */
@@ -60,40 +107,70 @@ export async function readRoster(db: D1Reader, brandId: string): Promise<{ brand
   return row?.kind === "brand" ? { brand: row, properties: (roster as D1Result<RosterRow>).results } : null;
 }
 
-export function buildRoster(brand: EntityRow, properties: RosterRow[]): string {
+/** The roster; with a language request, each name in the language picked for it (the order stays the registered names'). */
+export function buildRoster(brand: EntityRow, properties: RosterRow[], ranges: readonly string[] | null): string | LocalizedBody {
+  const languages = ranges && new ServedLanguages(ranges);
   const body: BrandPropertiesResponse = {
     brandId: brand.id,
-    brandName: brand.name,
+    brandName: languages ? languages.name(brand) : brand.name,
     count: properties.length,
-    properties: properties.map((p) => ({ name: p.name, serviceId: p.id, propertyId: p.property_id })),
+    properties: properties.map((p) => ({
+      name: languages ? languages.name(p) : p.name,
+      serviceId: p.id,
+      propertyId: p.property_id,
+    })),
   };
-  return embeddableJson(body);
+  return languages ? languages.localized(embeddableJson(body), brand.default_language) : embeddableJson(body);
 }
 
-function faqPage(entity: PageEntity, faqs: FaqRow[], flags: FaqFlags, apiOrigin: string): FaqPage {
+/** The FAQ in `language` when it has a translation there, else as written in its entity's default language. */
+const faqIn = (faq: LocalizedFaq, language: string): Omit<FaqTranslation, "language"> =>
+  faq.translations.find((t) => t.language === language) ?? faq;
+
+/**
+ * An entity's FAQPage. With a language request, the page is in the language lookup picks among those its FAQs
+ * exist in (`inLanguage`), each question in the one picked among its own (its `inLanguage` when that is not the
+ * page's), and the name in the one picked among its names.
+ */
+function faqPage(entity: PageEntity, faqs: LocalizedFaq[], flags: FaqFlags, apiOrigin: string, languages: ServedLanguages | null): FaqPage {
+  const own = entity.default_language;
+  const pageLanguage = languages?.pick([own, ...faqs.flatMap((faq) => faq.translations.map((t) => t.language))], own);
   return {
     "@type": "FAQPage",
     "@id": `${apiOrigin}/api/v3/content/${encodeURIComponent(entity.id)}/faq.json`,
     about: {
       "@type": ABOUT_TYPE[entity.kind],
       identifier: entity.id,
-      name: entity.name,
+      name: languages ? languages.name(entity) : entity.name,
       ...(entity.url === null ? {} : { url: entity.url }),
       ...(flags.includePropertyId ? { propertyId: entity.property_id } : {}),
     },
     dateModified: entity.updated_at,
-    mainEntity: faqs.map((faq) => ({
-      "@type": "Question",
-      name: faq.question,
-      acceptedAnswer: { "@type": "Answer", text: faq.answer },
-      ...(flags.includeCategory ? { category: faq.category } : {}),
-    })),
+    ...(pageLanguage === undefined ? {} : { inLanguage: pageLanguage }),
+    mainEntity: faqs.map((faq) => {
+      const language = languages?.pick([own, ...faq.translations.map((t) => t.language)], own);
+      const { question, answer } = language === undefined ? faq : faqIn(faq, language);
+      return {
+        "@type": "Question",
+        name: question,
+        acceptedAnswer: { "@type": "Answer", text: answer },
+        ...(language === pageLanguage ? {} : { inLanguage: language }),
+        ...(flags.includeCategory ? { category: faq.category } : {}),
+      };
+    }),
   };
 }
 
-/** The schema.org FAQPage of one entity. */
-export function buildEntityFeed({ entity, faqs }: FeedSource, flags: FaqFlags, apiOrigin: string): string {
-  return embeddableJson({ "@context": "https://schema.org", ...faqPage(entity, faqs, flags, apiOrigin) });
+/** The schema.org FAQPage of one entity; localized when `ranges` asks for a language. */
+export function buildEntityFeed(
+  { entity, faqs }: Pick<FeedSource, "entity" | "faqs">,
+  flags: FaqFlags,
+  apiOrigin: string,
+  ranges: readonly string[] | null,
+): string | LocalizedBody {
+  const languages = ranges && new ServedLanguages(ranges);
+  const body = embeddableJson({ "@context": "https://schema.org", ...faqPage(entity, faqs, flags, apiOrigin, languages) });
+  return languages ? languages.localized(body, entity.default_language) : body;
 }
 
 const PROPERTY_PAGE_SIZE = 100;
@@ -113,13 +190,12 @@ export async function buildBrandGraph(
   flags: FaqFlags,
   apiOrigin: string,
   limits: GraphLimits,
-  path: string,
-): Promise<string | Response> {
+  ranges: readonly string[] | null,
+): Promise<string | LocalizedBody | PayloadTooLarge> {
   const entityCount = propertyCount + (brandFaqs.length > 0 ? 1 : 0);
   if (entityCount > limits.maxEntities) {
-    return payloadTooLarge(
+    return new PayloadTooLarge(
       `The @graph of ${brand.id} would hold ${entityCount} entities; the limit is ${limits.maxEntities}. Fetch each entity's feed instead.`,
-      path,
     );
   }
 
@@ -134,18 +210,17 @@ export async function buildBrandGraph(
     return bytes <= limits.maxBytes;
   };
   const overBudget = () =>
-    payloadTooLarge(`The @graph of ${brand.id} exceeds the limit of ${limits.maxBytes} bytes. Fetch each entity's feed instead.`, path);
+    new PayloadTooLarge(`The @graph of ${brand.id} exceeds the limit of ${limits.maxBytes} bytes. Fetch each entity's feed instead.`);
 
-  if (brandFaqs.length > 0 && !append(faqPage(brand, brandFaqs, flags, apiOrigin))) return overBudget();
+  const languages = ranges && new ServedLanguages(ranges);
+  if (brandFaqs.length > 0 && !append(faqPage(brand, brandFaqs, flags, apiOrigin, languages))) return overBudget();
 
   for (let afterId = ""; ;) {
     const pages = groupByEntity(await listEntityFaqPage(db, { brandId: brand.id, afterId, limit: PROPERTY_PAGE_SIZE }));
-    for (const { entity, faqs } of pages) if (!append(faqPage(entity, faqs, flags, apiOrigin))) return overBudget();
+    for (const { entity, faqs } of pages) if (!append(faqPage(entity, faqs, flags, apiOrigin, languages))) return overBudget();
     if (pages.length < PROPERTY_PAGE_SIZE) break;
     afterId = pages[pages.length - 1]!.entity.id;
   }
-  return head + parts.join(",") + tail;
+  const body = head + parts.join(",") + tail;
+  return languages ? languages.localized(body, brand.default_language) : body;
 }
-
-const payloadTooLarge = (message: string, path: string): Response =>
-  contentError(413, message, path, undefined, { fallbackUrlPattern: FALLBACK_URL_PATTERN });

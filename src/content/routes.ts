@@ -1,54 +1,41 @@
-import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
+import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
 import { intVar, surfaceOrigin } from "../env";
-import { jsonContent } from "../http/openapi";
+import { API_LICENSE, jsonContent } from "../http/openapi";
 import { apiKeyAuth, type ContentEnv } from "./api-key";
+import { brandStreamRoutes } from "./brand-stream";
 import { serveCacheable } from "./caching";
+import { changeFeedRoutes } from "./changes";
 import { contentError, requestPath } from "./errors";
 import { buildBrandGraph, buildEntityFeed, buildRoster, readFeedSource, readRoster, type GraphLimits } from "./feeds";
 import { hourlyRateLimit } from "./rate-limit";
+import { LANGUAGE_HEADERS, languageKey, languageRequest, LanguageRequestHeaders } from "./languages";
+import { commonResponses, RATE_HEADERS, CACHE_HEADERS, security } from "./route-parts";
 import { contentSnapshot } from "../catalogue/snapshot";
-import { BrandParams, BrandPropertiesResponse, EntityParams, ErrorResponse, FaqFeedResponse, FaqQuery, type FaqFlags } from "./schemas";
-
-const RATE_HEADERS = {
-  "X-RateLimit-Limit": { description: "Requests per hour allowed for the key.", schema: { type: "integer" } },
-  "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
-  "X-RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
-} as const;
-const CACHE_HEADERS = {
-  ETag: { description: 'Weak ETag W/"<16 hex digits>": first 8 bytes of the SHA-256 of the body.', schema: { type: "string" } },
-  "Cache-Control": { description: "public, max-age=3600", schema: { type: "string" } },
-  Vary: { description: "X-API-Key, Authorization: a shared cache keeps one copy per key.", schema: { type: "string" } },
-} as const;
-const RETRY_AFTER = { "Retry-After": { description: "Seconds until the window resets.", schema: { type: "integer" } } } as const;
-
-const IfNoneMatch = z.object({
-  "if-none-match": z.string().optional().openapi({
-    description: "ETags previously received (RFC 9110 weak comparison; lists and * accepted).",
-  }),
-});
-
-const commonResponses = {
-  304: { description: "Not modified: the If-None-Match matched. Empty body.", headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
-  401: { description: "API key missing, invalid, expired or revoked.", content: jsonContent(ErrorResponse) },
-  404: { description: "Unknown entity.", content: jsonContent(ErrorResponse), headers: RATE_HEADERS },
-  429: {
-    description: "Hourly per-key rate limit exceeded.",
-    content: jsonContent(ErrorResponse),
-    headers: { ...RATE_HEADERS, ...RETRY_AFTER },
-  },
-  503: { description: "A dependency is unavailable; retry with exponential backoff.", content: jsonContent(ErrorResponse) },
-} as const;
-
-const security: Record<string, string[]>[] = [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }];
+import {
+  BrandParams,
+  BrandPropertiesResponse,
+  EntityParams,
+  ErrorResponse,
+  FaqFeedResponse,
+  FaqQuery,
+  LanguageQuery,
+  type FaqFlags,
+} from "./schemas";
 
 export const rosterRoute = createRoute({
   method: "get",
   path: "/api/v3/content/{brandId}/properties",
+  operationId: "getBrandProperties",
   summary: "The full roster of a hospitality brand's properties (not paginated)",
   security,
-  request: { params: BrandParams, headers: IfNoneMatch },
+  request: { params: BrandParams, query: LanguageQuery, headers: LanguageRequestHeaders },
   responses: {
-    200: { description: "The roster.", content: jsonContent(BrandPropertiesResponse), headers: { ...CACHE_HEADERS, ...RATE_HEADERS } },
+    200: {
+      description: "The roster; with a language asked for, each name in it where the entity has one, else its registered name.",
+      content: jsonContent(BrandPropertiesResponse),
+      headers: { ...CACHE_HEADERS, ...LANGUAGE_HEADERS, ...RATE_HEADERS },
+    },
+    400: { description: "lang is not a BCP 47 tag of a known language.", content: jsonContent(ErrorResponse), headers: RATE_HEADERS },
     ...commonResponses,
     404: { ...commonResponses[404], description: "Unknown brand, or not a hospitality brand (DMO-*, AIR-*, a property ID)." },
   },
@@ -57,16 +44,23 @@ export const rosterRoute = createRoute({
 export const faqRoute = createRoute({
   method: "get",
   path: "/api/v3/content/{entityId}/faq.json",
+  operationId: "getFaqPage",
   summary: "The schema.org FAQPage of an entity, or the bulk @graph of a brand and its properties",
   security,
-  request: { params: EntityParams, query: FaqQuery, headers: IfNoneMatch },
+  request: { params: EntityParams, query: FaqQuery, headers: LanguageRequestHeaders },
   responses: {
     200: {
-      description: "FAQPage (one entity) or @graph (a brand).",
+      description:
+        "FAQPage (one entity) or @graph (a brand). With a language asked for (lang or Accept-Language), each page says its " +
+        "language in inLanguage, and a question not translated into it is in its entity's default language, with its own inLanguage.",
       content: jsonContent(FaqFeedResponse),
-      headers: { ...CACHE_HEADERS, ...RATE_HEADERS },
+      headers: { ...CACHE_HEADERS, ...LANGUAGE_HEADERS, ...RATE_HEADERS },
     },
-    400: { description: "A query flag is not one of true, false, 1, 0.", content: jsonContent(ErrorResponse), headers: RATE_HEADERS },
+    400: {
+      description: "A query flag is not one of true, false, 1, 0, or lang is not a BCP 47 tag of a known language.",
+      content: jsonContent(ErrorResponse),
+      headers: RATE_HEADERS,
+    },
     ...commonResponses,
     413: {
       description: "A payload guard of the bulk @graph fired; fetch per entity at fallbackUrlPattern.",
@@ -80,16 +74,23 @@ export const faqRoute = createRoute({
  * Where a roster is cached: its URL plus the content version (`versionTag`), so a change of content is
  * a new key. IDs are percent-encoded: one cannot reach into the key's query or another entity's path.
  */
-export const rosterCacheKey = (origin: string, brandId: string, version: string): string =>
-  `${origin}/api/v3/content/${encodeURIComponent(brandId)}/properties?v=${version}`;
+export const rosterCacheKey = (origin: string, brandId: string, version: string, ranges: readonly string[] | null): string =>
+  `${origin}/api/v3/content/${encodeURIComponent(brandId)}/properties?v=${version}${languageKey(ranges)}`;
 
 /**
  * Where a FAQ feed is cached: its URL with the flags, the payload-guard limits (a body cached under
- * looser limits is never served under stricter ones) and the content version.
+ * looser limits is never served under stricter ones), the content version and the language ranges asked for.
  */
-export const faqCacheKey = (origin: string, entityId: string, flags: FaqFlags, limits: GraphLimits, version: string): string =>
+export const faqCacheKey = (
+  origin: string,
+  entityId: string,
+  flags: FaqFlags,
+  limits: GraphLimits,
+  version: string,
+  ranges: readonly string[] | null,
+): string =>
   `${origin}/api/v3/content/${encodeURIComponent(entityId)}/faq.json?includePropertyId=${Number(flags.includePropertyId)}` +
-  `&includeCategory=${Number(flags.includeCategory)}&limits=${limits.maxEntities}-${limits.maxBytes}&v=${version}`;
+  `&includeCategory=${Number(flags.includeCategory)}&limits=${limits.maxEntities}-${limits.maxBytes}&v=${version}${languageKey(ranges)}`;
 
 /** The content API surface: API key, hourly rate limit, then the routes. */
 export function contentApi(): OpenAPIHono<ContentEnv> {
@@ -103,33 +104,37 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
     },
   });
   api.use("/api/v3/content/*", apiKeyAuth, hourlyRateLimit);
+  changeFeedRoutes(api);
+  brandStreamRoutes(api);
 
   api.openapi(rosterRoute, async (c) => {
     const { brandId } = c.req.valid("param");
+    const ranges = languageRequest(c.req.valid("query").lang, c.req.header("Accept-Language"));
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
     const { version, reader } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
-    return serveCacheable(c, rosterCacheKey(origin, brandId, version), async () => {
+    return serveCacheable(c, rosterCacheKey(origin, brandId, version, ranges), async () => {
       const roster = await readRoster(reader(), brandId);
       if (!roster) return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
-      return buildRoster(roster.brand, roster.properties);
+      return buildRoster(roster.brand, roster.properties, ranges);
     });
   });
 
   api.openapi(faqRoute, async (c) => {
     const { entityId } = c.req.valid("param");
-    const flags = c.req.valid("query");
+    const { lang, ...flags } = c.req.valid("query");
+    const ranges = languageRequest(lang, c.req.header("Accept-Language"));
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
     const limits = {
       maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
       maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
     };
     const { version, reader } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
-    return serveCacheable(c, faqCacheKey(origin, entityId, flags, limits, version), async () => {
+    return serveCacheable(c, faqCacheKey(origin, entityId, flags, limits, version, ranges), async () => {
       const db = reader();
       const source = await readFeedSource(db, entityId);
       if (!source) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));
-      if (source.entity.kind !== "brand") return buildEntityFeed(source, flags, origin);
-      return buildBrandGraph(db, source, flags, origin, limits, requestPath(c.req.raw));
+      if (source.entity.kind !== "brand") return buildEntityFeed(source, flags, origin, ranges);
+      return buildBrandGraph(db, source, flags, origin, limits, ranges);
     });
   });
 
@@ -145,7 +150,10 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
     info: {
       title: "Hospitality Content API",
       version: "3",
-      description: "Brand property rosters and schema.org FAQ feeds. Per-key hourly rate limits; weak ETags on every 200.",
+      license: API_LICENSE,
+      description:
+        "Brand property rosters and schema.org FAQ feeds. Per-key hourly rate limits; weak ETags on every 200. " +
+        "FAQ feeds, the brand stream and rosters take lang (or Accept-Language) and say what they served in inLanguage and Content-Language.",
     },
     servers: [{ url: surfaceOrigin(c.env.API_URL, c.req.url) }],
   }));

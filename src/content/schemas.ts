@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { ChangeEntry, decodeCursor, MAX_CHANGES_PER_PAGE } from "../catalogue/changes";
+import { LanguageTag } from "../catalogue/languages";
 import { ENTITY_ID_PATTERN } from "../catalogue/records";
 
 /** Content API contract shapes: one schema each, used for validation, types and the OpenAPI document. */
@@ -53,6 +55,9 @@ export const Question = z
     "@type": z.literal("Question"),
     name: z.string(),
     acceptedAnswer: Answer,
+    inLanguage: z.string().optional().openapi({
+      description: "Only when a language was asked for, and this question is not in the page's: its own language (the entity's default).",
+    }),
     category: z.string().optional().openapi({ description: "Only with includeCategory=true." }),
   })
   .openapi("Question");
@@ -72,6 +77,10 @@ export const FaqPage = z
       propertyId: z.number().int().nullable().optional().openapi({ description: "Only with includePropertyId=true." }),
     }),
     dateModified: z.string(),
+    inLanguage: z.string().optional().openapi({
+      description: "Only when a language was asked for (lang or Accept-Language): the BCP 47 tag of the language served.",
+      example: "pt",
+    }),
     mainEntity: z.array(Question),
   })
   .openapi("FAQPage");
@@ -97,19 +106,33 @@ const flag = (name: string, description: string) =>
     .default(false)
     .openapi({ param: { name, in: "query" }, description, type: "string", enum: ["true", "false", "1", "0"] });
 
+/** `lang`: the language a client asks for; it wins over Accept-Language (src/content/languages.ts). */
+export const LanguageQuery = z.object({
+  lang: LanguageTag.optional().openapi({
+    param: { name: "lang", in: "query" },
+    type: "string",
+    description:
+      "BCP 47 tag of the language wanted; wins over Accept-Language. Served by RFC 4647 lookup (pt-BR falls back to pt), " +
+      "else in the entity's default language. Absent, with no Accept-Language: the body is that of the default language, without inLanguage.",
+    example: "pt-BR",
+  }),
+});
+
 export const FaqQuery = z.object({
   includePropertyId: flag("includePropertyId", "Adds `about.propertyId` (integer or null). Default false."),
   includeCategory: flag("includeCategory", "Adds `category` to each Question. Default false."),
+  ...LanguageQuery.shape,
 });
-export type FaqFlags = z.output<typeof FaqQuery>;
+export type FaqFlags = Pick<z.output<typeof FaqQuery>, "includePropertyId" | "includeCategory">;
 
+// Any entity ID is accepted here, as the 404 it answers for a destination, an airport or a property says.
 export const BrandParams = z.object({
   brandId: z
     .string()
-    .regex(BRAND_ID_PATTERN)
+    .regex(ENTITY_ID_PATTERN)
     .openapi({
       param: { name: "brandId", in: "path" },
-      description: "ID of a hospitality brand entity.",
+      description: "ID of a hospitality brand entity (HO-…); any other ID (DMO-…, AIR-…, a property's) answers 404.",
       example: "HO-AUR",
     }),
 });
@@ -124,3 +147,56 @@ export const EntityParams = z.object({
       example: "HO-AUR-0001",
     }),
 });
+
+export const ChangesQuery = z.object({
+  cursor: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return undefined;
+      const cursor = decodeCursor(text);
+      if (!cursor) ctx.addIssue({ code: "custom", message: "is not a cursor this feed issued (use nextCursor or X-Changes-Cursor)" });
+      return cursor ?? z.NEVER;
+    })
+    .openapi({
+      param: { name: "cursor", in: "query" },
+      type: "string",
+      description: "`nextCursor` of the previous page, or `X-Changes-Cursor` of a stream; from the start of the feed when absent.",
+    }),
+  brandId: z
+    .string()
+    .regex(BRAND_ID_PATTERN, "must be a hospitality brand ID (HO-…)")
+    .optional()
+    .openapi({
+      param: { name: "brandId", in: "query" },
+      description: "Only this brand: the brand itself and its properties.",
+      example: "HO-BOR",
+    }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CHANGES_PER_PAGE)
+    .default(MAX_CHANGES_PER_PAGE)
+    .openapi({
+      param: { name: "limit", in: "query" },
+      description: `Changes per page, 1-${MAX_CHANGES_PER_PAGE} (default ${MAX_CHANGES_PER_PAGE}).`,
+    }),
+});
+
+export const ChangesResponse = z
+  .object({
+    changes: z.array(ChangeEntry).openapi({ description: "Oldest first; each entity at most once, in its latest state." }),
+    nextCursor: z.string().openapi({ description: "Where the next page starts; keep it to poll for later changes." }),
+    hasMore: z.boolean().openapi({ description: "More changes follow at once: ask again with nextCursor." }),
+  })
+  .openapi("ChangesResponse");
+export type ChangesResponse = z.infer<typeof ChangesResponse>;
+
+export const FaqStreamLine = z
+  .object({
+    entityId: z.string().openapi({ example: "HO-BOR-0001" }),
+    etag: z.string().openapi({ description: "The ETag of `faqPage` as the entity's own feed serves it.", example: 'W/"0123456789abcdef"' }),
+    faqPage: FaqPage.openapi({ description: "Byte for byte the body of the entity's own FAQ feed with the same flags." }),
+  })
+  .openapi("FAQStreamLine");

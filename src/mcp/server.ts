@@ -21,6 +21,7 @@ const ENDPOINT_TOOLS: Record<McpEndpoint, { tools: Tool[]; instructions: string 
       "For a question about one hotel or place, call service_query with its name as the user wrote it (or its ID) and the question in the user's words; " +
       "if entity is null, ask which of the candidates the user means. When the hotel is unknown, or to compare, call service_search_documents. " +
       "service_list_entities lists what this organization can see. Answer from the FAQs returned, and name the entity they are about (entity.name). " +
+      "Pass the guest's language as language: an FAQ in another (its hotel's default, having no translation) is yours to translate. " +
       "Each entity's FAQs are also resources: hospitality://entities/{entityId}/faqs.",
   },
   "/v1/chatgpt": {
@@ -28,9 +29,15 @@ const ENDPOINT_TOOLS: Record<McpEndpoint, { tools: Tool[]; instructions: string 
     instructions:
       "Answers travellers' questions from a hotel group's own content: FAQs of its hotels, brands, destinations and airports. " +
       "Call search with the question in the traveller's words, naming the hotel or city when known; then fetch the ids of the best results " +
-      "and answer from their text, citing their url. Each result is one FAQ of one hotel or place: say which.",
+      "and answer from their text, citing their url. Each result is one FAQ of one hotel or place: say which. " +
+      "Pass the traveller's language as language; metadata.language says the text's, which may be the hotel's own: translate it then.",
   },
 };
+
+const TOOLS_BY_NAME = new Map(Object.values(ENDPOINT_TOOLS).flatMap(({ tools }) => tools.map((tool) => [tool.name, tool])));
+
+/** The tool of that name at any endpoint, for weighing a call before it is served. */
+export const toolNamed = (name: unknown): Tool | undefined => (typeof name === "string" ? TOOLS_BY_NAME.get(name) : undefined);
 
 /**
  * Cache hints of the 2026-07-28 revision. The tool list, the prompt and the templates are the same for every caller of

@@ -52,9 +52,12 @@ const LANGUAGES: Record<AnalyzedLanguage, Language> = {
 export const isAnalyzedLanguage = (code: string): code is AnalyzedLanguage => (ANALYZED_LANGUAGES as readonly string[]).includes(code);
 
 /** The analysis of a BCP 47 tag's primary language (`pt-BR` is Portuguese); English for any other. */
-export function languageOf(tag: string | null | undefined): Language {
-  const primary = (tag ?? "").split("-")[0]!.toLowerCase();
-  return isAnalyzedLanguage(primary) ? LANGUAGES[primary] : LANGUAGES[DEFAULT_LANGUAGE];
-}
+export const languageOf = (tag: string | null | undefined): Language => analyzedLanguageOf(tag ?? "") ?? LANGUAGES[DEFAULT_LANGUAGE];
 
 export const allLanguages = (): Language[] => ANALYZED_LANGUAGES.map((code) => LANGUAGES[code]);
+
+/** The analysis of a BCP 47 tag's primary language when it is one of ANALYZED_LANGUAGES; undefined for any other. */
+export function analyzedLanguageOf(tag: string): Language | undefined {
+  const primary = tag.split("-")[0]!.toLowerCase();
+  return isAnalyzedLanguage(primary) ? LANGUAGES[primary] : undefined;
+}

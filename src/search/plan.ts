@@ -25,7 +25,8 @@ export const WEIGHTS = {
 
 /**
  * At most this many of the question's own words are searched for, and at most this many terms of each
- * concept it names (the first ones of the lexicon), up to this many in all: what a long question may cost.
+ * concept it names (the first ones of the lexicon), up to this many in all, in each language searched
+ * (the content's, and the question's when it is another): what a long question may cost.
  */
 export const MAX_LITERAL_TERMS = 12;
 export const MAX_TERMS_PER_CONCEPT = 6;
@@ -47,7 +48,7 @@ export interface QueryTerm {
 export interface QueryPlan {
   /** The language the question's words were analysed in. */
   language: Language;
-  /** The language of the FAQs searched: expansions and snippets are in it. */
+  /** The language of the FAQs searched: expansions are in it, and in the question's language (FAQs may be translated into it). */
   content: Language;
   literal: string[];
   concepts: string[];
@@ -84,9 +85,10 @@ const queryTerm = (tokens: string[], weight: number, group: string): QueryTerm =
 });
 
 /**
- * The plan of `text` against FAQs written in `content`. The question's language is `language` when given,
- * else detected, else `content`; its concepts are looked for in that language or, when none is known, in
- * every language, so a question in Portuguese still finds English FAQs through the concepts it names.
+ * The plan of `text` against FAQs written in `content` and their translations into the question's language.
+ * The question's language is `language` when given, else detected, else `content`; its concepts are looked
+ * for in that language or, when none is known, in every language, so a question in Portuguese still finds
+ * English FAQs through the concepts it names, and Portuguese translations through their Portuguese terms.
  */
 export function planQuery(text: string, lexicon: Lexicon, { content, language }: { content: Language; language?: Language }): QueryPlan {
   const detected = language ?? detectLanguage(text);
@@ -101,28 +103,36 @@ export function planQuery(text: string, lexicon: Lexicon, { content, language }:
   const terms = literal.map((token) => queryTerm([token], 1, `word:${token}`));
   const seen = new Set(literal);
   const topics = new Map<string, number>();
+  const contents = queryLanguage === content ? [content] : [content, queryLanguage];
+  const expanded = new Map(contents.map((language) => [language, 0]));
   for (const concept of concepts) {
-    let taken = 0;
-    for (const tokens of lexicon.expansions(concept, content)) {
-      if (lexicon.kindOf(concept) === "topic") {
-        const boost = WEIGHTS.topic * (0.5 + 0.5 * Math.min(2, strengths.get(concept)!));
-        topics.set(termString(tokens), Math.max(topics.get(termString(tokens)) ?? 0, boost));
+    for (const language of contents) {
+      let taken = 0;
+      for (const tokens of lexicon.expansions(concept, language)) {
+        if (lexicon.kindOf(concept) === "topic") {
+          const boost = WEIGHTS.topic * (0.5 + 0.5 * Math.min(2, strengths.get(concept)!));
+          topics.set(termString(tokens), Math.max(topics.get(termString(tokens)) ?? 0, boost));
+        }
+        const phrase = tokens.join(" ");
+        if (seen.has(phrase) || taken >= MAX_TERMS_PER_CONCEPT || expanded.get(language)! >= MAX_EXPANSION_TERMS) continue;
+        seen.add(phrase);
+        taken += 1;
+        expanded.set(language, expanded.get(language)! + 1);
+        terms.push(queryTerm(tokens, WEIGHTS.expansion, `concept:${concept}`));
       }
-      const phrase = tokens.join(" ");
-      if (seen.has(phrase) || taken >= MAX_TERMS_PER_CONCEPT || terms.length >= literal.length + MAX_EXPANSION_TERMS) continue;
-      seen.add(phrase);
-      taken += 1;
-      terms.push(queryTerm(tokens, WEIGHTS.expansion, `concept:${concept}`));
     }
   }
   return { language: queryLanguage, content, literal, concepts, terms, topics: [...topics] };
 }
 
-/** A ranking that ranks nothing: every FAQ keeps its stored order. */
-export const NO_RANKING: RankingInput = { groups: [], topics: [], questionField: 1 };
+/** A ranking that ranks nothing: every FAQ keeps its stored order, in its entity's default language. */
+export const NO_RANKING: RankingInput = { groups: [], topics: [], questionField: 1, languages: [] };
 
-/** The plan as the ranking in D1 takes it (storage/scoped-content.ts). */
-export const rankingInput = (plan: QueryPlan): RankingInput => ({
+/**
+ * The plan as the ranking in D1 takes it (storage/scoped-content.ts), with the languages asked for in lookup
+ * order (none: every FAQ in its entity's default language).
+ */
+export const rankingInput = (plan: QueryPlan, languages: string[]): RankingInput => ({
   groups: [...Map.groupBy(plan.terms, (t) => t.group).values()].map((terms) => ({
     match: terms.map((t) => `"${t.phrase}"`).join(" OR "),
     patterns: terms.map((t) => t.pattern),
@@ -130,6 +140,7 @@ export const rankingInput = (plan: QueryPlan): RankingInput => ({
   })),
   topics: plan.topics,
   questionField: WEIGHTS.questionField,
+  languages,
 });
 
 /** Every token the plan searches for: what a snippet marks. */

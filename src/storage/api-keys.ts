@@ -39,3 +39,7 @@ export async function listApiKeys(db: D1Database, id?: string): Promise<Omit<Api
 
 export const revokeApiKey = (db: D1Database, id: string, at: string): D1PreparedStatement =>
   db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").bind(at, id);
+
+/** Sets a key's hourly limit and expiry (its partner, hash and revocation stay). */
+export const updateApiKeyTerms = (db: D1Database, id: string, hourlyLimit: number, expiresAt: string | null): D1PreparedStatement =>
+  db.prepare("UPDATE api_keys SET hourly_limit = ?, expires_at = ? WHERE id = ?").bind(hourlyLimit, expiresAt, id);

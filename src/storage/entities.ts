@@ -15,10 +15,14 @@ export interface EntityRow {
   /** The entity's own public page (https), or null. */
   url: string | null;
   updated_at: string;
+  /** The BCP 47 tag of the language its name and FAQs are written in. */
+  default_language: string;
+  /** Its name in other languages, where it differs: a JSON object of tag to name. */
+  translated_names: string;
 }
 
 /** The columns of an EntityRow, for every statement that reads one. */
-export const ENTITY_COLUMNS = "id, kind, name, brand_id, property_id, url, updated_at";
+export const ENTITY_COLUMNS = "id, kind, name, brand_id, property_id, url, updated_at, default_language, translated_names";
 
 /** A stored entity with the key its name was folded to when written (src/search/normalize.ts `nameKey`). */
 export type StoredEntity = EntityRow & { name_key: string };
@@ -28,11 +32,13 @@ export const entityStatement = (db: D1Reader, id: string): D1PreparedStatement =
 
 export const findEntity = (db: D1Reader, id: string): Promise<EntityRow | null> => entityStatement(db, id).first<EntityRow>();
 
-export type RosterRow = Pick<EntityRow, "id" | "name" | "property_id">;
+export type RosterRow = Pick<EntityRow, "id" | "name" | "property_id" | "default_language" | "translated_names">;
 
 /** A brand's properties in roster order: by name, then ID. */
 export const rosterStatement = (db: D1Reader, brandId: string): D1PreparedStatement =>
-  db.prepare("SELECT id, name, property_id FROM entities WHERE brand_id = ? ORDER BY name, id").bind(brandId);
+  db
+    .prepare("SELECT id, name, property_id, default_language, translated_names FROM entities WHERE brand_id = ? ORDER BY name, id")
+    .bind(brandId);
 
 export const propertyCountStatement = (db: D1Reader, brandId: string): D1PreparedStatement =>
   db.prepare("SELECT count(*) AS n FROM entities WHERE brand_id = ?").bind(brandId);
@@ -73,7 +79,9 @@ export async function entitiesByIdOrBrand(db: D1Reader, ids: string[], brandIds:
 
 const FROM_JSON = `SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.kind') AS kind, json_extract(value, '$.name') AS name,
   json_extract(value, '$.brand_id') AS brand_id, json_extract(value, '$.property_id') AS property_id,
-  json_extract(value, '$.url') AS url, json_extract(value, '$.updated_at') AS updated_at, json_extract(value, '$.name_key') AS name_key FROM json_each(?)`;
+  json_extract(value, '$.url') AS url, json_extract(value, '$.updated_at') AS updated_at,
+  json_extract(value, '$.default_language') AS default_language, json_extract(value, '$.translated_names') AS translated_names,
+  json_extract(value, '$.name_key') AS name_key FROM json_each(?)`;
 
 export const insertEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedStatement[] =>
   jsonChunks(rows).map((chunk) => db.prepare(`INSERT INTO entities (${ENTITY_COLUMNS}, name_key) ${FROM_JSON}`).bind(chunk));
@@ -83,7 +91,7 @@ export const updateEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedSt
     db
       .prepare(
         `UPDATE entities SET kind = j.kind, name = j.name, brand_id = j.brand_id, property_id = j.property_id, url = j.url,
-           updated_at = j.updated_at, name_key = j.name_key
+           updated_at = j.updated_at, default_language = j.default_language, translated_names = j.translated_names, name_key = j.name_key
          FROM (${FROM_JSON}) AS j WHERE entities.id = j.id`,
       )
       .bind(chunk),

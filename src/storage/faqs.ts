@@ -10,9 +10,26 @@ export interface FaqRow {
   answer: string;
 }
 
+/** An FAQ's question and answer in a language other than its entity's default. */
+export interface FaqTranslation {
+  language: string;
+  question: string;
+  answer: string;
+}
+
+/** An FAQ in its entity's default language, with its translations by language tag. */
+export interface LocalizedFaq extends FaqRow {
+  translations: FaqTranslation[];
+}
+
+/** One row of `faqs`: an FAQ in one language, at its position among its entity's FAQs. */
 export interface FaqInput extends FaqRow {
   entity_id: string;
   position: number;
+  /** BCP 47 tag of the text's language. */
+  language: string;
+  /** 0 for the FAQ in its entity's default language, 1 for a translation of it (same entity and position). */
+  translation: 0 | 1;
 }
 
 export interface StoredFaq extends FaqInput {
@@ -29,15 +46,33 @@ export interface FaqIndexTerms {
   analyzer: number;
 }
 
-/** One entity's FAQs in their stored order. */
-export const faqsStatement = (db: D1Reader, entityId: string): D1PreparedStatement =>
-  db.prepare("SELECT category, question, answer FROM faqs WHERE entity_id = ? ORDER BY position").bind(entityId);
+/** The columns of a row as LocalizedFaq is grouped from, in its order: by position, the default language's first. */
+export type FaqLanguageRow = FaqRow & Pick<FaqInput, "position" | "language" | "translation">;
+const FAQ_LANGUAGE_COLUMNS = "position, category, question, answer, language, translation";
 
-export type EntityFaqRow = EntityRow & { [K in keyof FaqRow]: FaqRow[K] | null };
+/** One entity's FAQs in their stored order, each in every language it has (grouped by `localizedFaqs`). */
+export const faqsStatement = (db: D1Reader, entityId: string): D1PreparedStatement =>
+  db.prepare(`SELECT ${FAQ_LANGUAGE_COLUMNS} FROM faqs WHERE entity_id = ? ORDER BY position, translation, language`).bind(entityId);
+
+/** Rows of `faqsStatement` (one entity, in its order) as its FAQs, each with its translations. */
+export function localizedFaqs(rows: FaqLanguageRow[]): LocalizedFaq[] {
+  const faqs: LocalizedFaq[] = [];
+  let sourcePosition: number | null = null;
+  for (const { position, category, question, answer, language, translation } of rows) {
+    if (translation === 0) {
+      faqs.push({ category, question, answer, translations: [] });
+      sourcePosition = position;
+    } else if (position === sourcePosition) faqs[faqs.length - 1]!.translations.push({ language, question, answer });
+  }
+  return faqs;
+}
+
+export type EntityFaqRow = EntityRow & { [K in keyof FaqLanguageRow]: FaqLanguageRow[K] | null };
 
 /**
  * The next `limit` entities after `afterId` (by ID), all of them or only a brand's properties, each
- * with its FAQs in stored order; an entity without FAQs comes as one row with null FAQ columns.
+ * with its FAQs in stored order (every language of each); an entity without FAQs comes as one row with
+ * null FAQ columns.
  */
 export async function listEntityFaqPage(db: D1Reader, page: { brandId?: string; afterId: string; limit: number }): Promise<EntityFaqRow[]> {
   const { results } = await db
@@ -46,24 +81,33 @@ export async function listEntityFaqPage(db: D1Reader, page: { brandId?: string; 
          SELECT ${ENTITY_COLUMNS} FROM entities
          WHERE (?1 IS NULL OR brand_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3
        )
-       SELECT page.*, f.category, f.question, f.answer
+       SELECT page.*, f.position, f.category, f.question, f.answer, f.language, f.translation
        FROM page LEFT JOIN faqs f ON f.entity_id = page.id
-       ORDER BY page.id, f.position`,
+       ORDER BY page.id, f.position, f.translation, f.language`,
     )
     .bind(page.brandId ?? null, page.afterId, page.limit)
     .all<EntityFaqRow>();
   return results;
 }
 
-/** Rows of `listEntityFaqPage` as one entry per entity, FAQs in order. */
-export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: FaqRow[] }[] {
-  const groups: { entity: EntityRow; faqs: FaqRow[] }[] = [];
-  for (const { category, question, answer, ...entity } of rows) {
+/** Rows of `listEntityFaqPage` as one entry per entity, its FAQs in order with their translations. */
+export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: LocalizedFaq[] }[] {
+  const groups: { entity: EntityRow; rows: FaqLanguageRow[] }[] = [];
+  for (const { position, category, question, answer, language, translation, ...entity } of rows) {
     let group = groups[groups.length - 1];
-    if (group?.entity.id !== entity.id) groups.push((group = { entity, faqs: [] }));
-    if (question !== null) group.faqs.push({ category: category ?? "", question, answer: answer ?? "" });
+    if (group?.entity.id !== entity.id) groups.push((group = { entity, rows: [] }));
+    if (question !== null) {
+      group.rows.push({
+        position: position ?? 0,
+        category: category ?? "",
+        question,
+        answer: answer ?? "",
+        language: language ?? "",
+        translation: translation ?? 0,
+      });
+    }
   }
-  return groups;
+  return groups.map(({ entity, rows: faqRows }) => ({ entity, faqs: localizedFaqs(faqRows) }));
 }
 
 /** Stored FAQs of the given entities. */
@@ -71,7 +115,8 @@ export async function faqsOfEntities(db: D1Reader, entityIds: string[]): Promise
   const statements = jsonChunks(entityIds).map((chunk) =>
     db
       .prepare(
-        "SELECT id, entity_id, position, category, question, answer, analyzer FROM faqs WHERE entity_id IN (SELECT value FROM json_each(?))",
+        `SELECT id, entity_id, position, language, translation, category, question, answer, analyzer FROM faqs
+         WHERE entity_id IN (SELECT value FROM json_each(?))`,
       )
       .bind(chunk),
   );
@@ -84,8 +129,9 @@ export const insertFaqs = (db: D1Reader, faqs: (FaqInput & FaqIndexTerms)[]): D1
     db
       .prepare(
         // brand_id repeats the entity's brand for the FAQ's scope key (migration 0009).
-        `INSERT INTO faqs (entity_id, position, category, question, answer, brand_id, terms_q, terms_a, terms_c, analyzer)
-         SELECT json_extract(value, '$.entity_id'), json_extract(value, '$.position'), json_extract(value, '$.category'),
+        `INSERT INTO faqs (entity_id, position, language, translation, category, question, answer, brand_id, terms_q, terms_a, terms_c, analyzer)
+         SELECT json_extract(value, '$.entity_id'), json_extract(value, '$.position'), json_extract(value, '$.language'),
+           json_extract(value, '$.translation'), json_extract(value, '$.category'),
            json_extract(value, '$.question'), json_extract(value, '$.answer'),
            (SELECT e.brand_id FROM entities e WHERE e.id = json_extract(value, '$.entity_id')),
            json_extract(value, '$.terms_q'), json_extract(value, '$.terms_a'), json_extract(value, '$.terms_c'),
@@ -123,3 +169,19 @@ export const updateFaqs = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]): D
 
 export const deleteFaqs = (db: D1Reader, ids: number[]): D1PreparedStatement[] =>
   jsonChunks(ids).map((chunk) => db.prepare("DELETE FROM faqs WHERE id IN (SELECT value FROM json_each(?))").bind(chunk));
+
+/**
+ * Every language a brand's content is in (the brand's and its properties' FAQs, translated names and default
+ * languages), each with whether it is the default language of one of them.
+ */
+export const brandLanguagesStatement = (db: D1Reader, brandId: string): D1PreparedStatement =>
+  db
+    .prepare(
+      `WITH brand_entities AS (SELECT id, default_language, translated_names FROM entities WHERE id = ?1 OR brand_id = ?1)
+       SELECT language, max(is_default) AS is_default FROM (
+         SELECT f.language, 0 AS is_default FROM faqs f JOIN brand_entities b ON b.id = f.entity_id
+         UNION ALL SELECT n.key, 0 FROM brand_entities b, json_each(b.translated_names) n
+         UNION ALL SELECT default_language, 1 FROM brand_entities
+       ) GROUP BY language ORDER BY language`,
+    )
+    .bind(brandId);

@@ -24,6 +24,12 @@ export interface RankingInput {
   /** Topic patterns, each with what it adds to an FAQ whose question or category holds it (the most of them counts). */
   topics: [pattern: string, boost: number][];
   questionField: number;
+  /**
+   * The languages asked for, in RFC 4647 lookup order (src/catalogue/languages.ts `lookupOrder`): FAQs translated
+   * into them are searched besides every FAQ in its entity's default language, and each FAQ found is answered in the
+   * first of them it has, else in its default language. Empty: the default languages alone.
+   */
+  languages: string[];
 }
 
 /**
@@ -100,6 +106,17 @@ const topicBoost = (input: string) =>
   `coalesce((SELECT max(json_extract(value, '$[1]')) FROM json_each(${input}, '$.topics')
      WHERE instr(f.terms_c, json_extract(value, '$[0]')) > 0 OR instr(f.terms_q, json_extract(value, '$[0]')) > 0), 0)`;
 const scopeKey = (id: string) => `'k' || hex(${id})`;
+/**
+ * The FTS5 expression, to AND with the scope keys, admitting every FAQ in its entity's default language (`lsource`)
+ * and the translations into the languages of `input` (`l` and the hex of the tag), as migration 0015 keys them.
+ */
+const admittingLanguages = (input: string) =>
+  `' AND scope_key : (lsource' || coalesce((SELECT group_concat(' OR l' || hex(lower(value)), '') FROM json_each(${input}, '$.languages')), '') || ')'`;
+/** The languages of `input` with their priority (0 first), and the row of an FAQ to answer with: see RankingInput. */
+const languagesAsked = (input: string) => `languages(tag, priority) AS (SELECT value, key FROM json_each(${input}, '$.languages'))`;
+const shownRow = (entity: string, position: string, source: string) =>
+  `coalesce((SELECT t.id FROM faqs t JOIN languages l ON l.tag = t.language WHERE t.entity_id = ${entity} AND t.position = ${position}
+     ORDER BY l.priority LIMIT 1), ${source})`;
 /** The FTS5 expression admitting `keys` (an SQL list of key alternatives); no key at all admits nothing. */
 const admitting = (keys: string) => `'scope_key : (' || coalesce(${keys}, 'knone') || ')'`;
 /** The FTS5 expression admitting the FAQs of one entity only: its key comes first, a property's brand key after it. */
@@ -224,8 +241,14 @@ export async function nameCandidates(
 }
 
 export interface RankedFaq {
+  /** The question and answer in `language`: a translation asked for, else as written in the entity's default language. */
   question: string;
   answer: string;
+  language: string;
+  /** 1 when `question` and `answer` are a translation. */
+  translation: 0 | 1;
+  /** The question as written in the entity's default language: what names the FAQ whatever language it is shown in. */
+  source_question: string;
   category: string;
   /** 0 for an FAQ neither a term nor a topic of the question matched. */
   score: number;
@@ -237,7 +260,9 @@ export interface RankedFaq {
 
 /**
  * One entity's FAQs (optionally of one category), best first by the ranking of `input` among the entity's
- * own FAQs, those it does not match in stored order. Returns the page and the total before the limit.
+ * own FAQs, those it does not match in stored order. Returns the page and the total before the limit. An FAQ
+ * scores what the best of its rows searched scores (its default language's and its translations into the
+ * languages of `input`), and is answered in the language RankingInput says.
  */
 export async function entityFaqs(
   db: D1Reader,
@@ -247,14 +272,21 @@ export async function entityFaqs(
   const ofCategory = "f.category = ?2 COLLATE NOCASE";
   const { results } = await db
     .prepare(
-      `WITH ${scopeRanking(admittingOwn("?1"), "?3", options.category === undefined ? [] : [ofCategory])}
-       SELECT question, answer, category, matched + boost AS score, literal, boost > 0 AS topical, count(*) OVER () AS total FROM (
-         SELECT f.position, f.question, f.answer, f.category, coalesce(r.score, 0) AS matched, ${topicBoost("?3")} AS boost,
-           coalesce(r.literal, 0) AS literal
-         FROM faqs f LEFT JOIN ranked r ON r.id = f.id
-         WHERE f.entity_id = ?1 AND (?2 IS NULL OR ${ofCategory})
+      `WITH ${scopeRanking(`${admittingOwn("?1")} || ${admittingLanguages("?3")}`, "?3", options.category === undefined ? [] : [ofCategory])},
+       ${languagesAsked("?3")},
+       scores(position, score, literal, topical) AS (
+         SELECT position, max(matched + boost), max(literal), max(boost) > 0 FROM (
+           SELECT f.position, coalesce(r.score, 0) AS matched, ${topicBoost("?3")} AS boost, coalesce(r.literal, 0) AS literal
+           FROM faqs f LEFT JOIN ranked r ON r.id = f.id
+           WHERE f.entity_id = ?1 AND (f.translation = 0 OR f.language IN (SELECT tag FROM languages)) AND (?2 IS NULL OR ${ofCategory})
+         ) GROUP BY position
        )
-       ORDER BY score DESC, position LIMIT ?4`,
+       SELECT shown.question, shown.answer, shown.language, shown.translation, s.question AS source_question, s.category, sc.score, sc.literal, sc.topical,
+         count(*) OVER () AS total
+       FROM scores sc
+       JOIN faqs s ON s.entity_id = ?1 AND s.position = sc.position AND s.translation = 0
+       JOIN faqs shown ON shown.id = ${shownRow("?1", "sc.position", "s.id")}
+       ORDER BY sc.score DESC, sc.position LIMIT ?4`,
     )
     .bind(entityId, options.category ?? null, JSON.stringify(options.input), options.limit)
     .all<RankedFaq & { total: number }>();
@@ -270,7 +302,9 @@ export interface SearchHit extends RankedFaq {
 /**
  * Full-text search over in-scope FAQs, best first. The caller's scoped entities (a scoped brand is one key
  * for all its properties), and with an entity filter that entity's own key besides, are what FTS5 matches
- * with the terms: only in-scope FAQs are found, scored and ranked, however large the catalogue.
+ * with the terms: only in-scope FAQs are found, scored and ranked, however large the catalogue. A translation
+ * carries its source's keys, so it is found exactly where its source is; an FAQ found in several languages is
+ * one result, scored by its best row and answered in the language RankingInput says.
  */
 export async function searchScopedFaqs(
   db: D1Reader,
@@ -282,18 +316,25 @@ export async function searchScopedFaqs(
   const entity = `CASE WHEN ?3 IS NULL THEN '' ELSE ' AND scope_key : ' || coalesce((SELECT ${scopeKey("id")} FROM entities WHERE id = ?3 COLLATE NOCASE), 'knone') END`;
   const { results } = await db
     .prepare(
-      `WITH ${scopeRanking(`${scope} || ${entity}`, "?2", [
+      `WITH ${scopeRanking(`${scope} || ${entity} || ${admittingLanguages("?2")}`, "?2", [
         ...(filter.kind === undefined ? [] : ["e.kind = ?4"]),
         ...(filter.category === undefined ? [] : ["f.category = ?5 COLLATE NOCASE"]),
-      ])}
-       SELECT entity_id, entity_name, entity_url, question, answer, category, matched + boost AS score, literal, boost > 0 AS topical FROM (
-         SELECT r.id, e.id AS entity_id, e.name AS entity_name, e.url AS entity_url, f.question, f.answer, f.category, r.score AS matched,
-           ${topicBoost("?2")} AS boost, r.literal
-         FROM ranked r JOIN faqs f ON f.id = r.id JOIN entities e ON e.id = f.entity_id
-         -- The keys admit only the scope already; the scope is checked again on what is returned.
-         WHERE ${IN_SCOPE}
+      ])},
+       ${languagesAsked("?2")},
+       scores(entity_id, position, score, literal, topical) AS (
+         SELECT entity_id, position, max(matched + boost), max(literal), max(boost) > 0 FROM (
+           SELECT f.entity_id, f.position, r.score AS matched, ${topicBoost("?2")} AS boost, r.literal FROM ranked r JOIN faqs f ON f.id = r.id
+         ) GROUP BY entity_id, position
        )
-       ORDER BY score DESC, id LIMIT ?6`,
+       SELECT e.id AS entity_id, e.name AS entity_name, e.url AS entity_url, shown.question, shown.answer, shown.language,
+         shown.translation, s.question AS source_question, s.category, sc.score, sc.literal, sc.topical
+       FROM scores sc
+       JOIN faqs s ON s.entity_id = sc.entity_id AND s.position = sc.position AND s.translation = 0
+       JOIN faqs shown ON shown.id = ${shownRow("sc.entity_id", "sc.position", "s.id")}
+       JOIN entities e ON e.id = sc.entity_id
+       -- The keys admit only the scope already; the scope is checked again on what is returned.
+       WHERE ${IN_SCOPE}
+       ORDER BY sc.score DESC, s.id LIMIT ?6`,
     )
     .bind(organizationId, JSON.stringify(input), filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
     .all<SearchHit>();

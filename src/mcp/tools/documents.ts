@@ -3,19 +3,33 @@ import type { ToolContext } from "./tool";
 
 /**
  * What `search` and `fetch` call a document: one FAQ of an entity in scope, named by the entity's ID and
- * the question's slug, so an ID stays the same when FAQs are reordered or other FAQs change.
+ * the slug of its question in the entity's default language, so an ID stays the same when FAQs are
+ * reordered or other FAQs change; a translation shown adds its language (`HO-AUR-0051/is-there-parking…/pt`),
+ * so `fetch` answers in the language `search` showed.
  */
 
-export const documentId = (entityId: string, question: string): string => `${entityId}/${slug(question)}`;
+export const documentId = (entityId: string, sourceQuestion: string, translation?: string): string =>
+  `${entityId}/${slug(sourceQuestion)}${translation === undefined ? "" : `/${translation}`}`;
 
-/** The entity ID and question slug of a document ID (entity IDs hold no "/"), or null. */
-export function parseDocumentId(id: string): { entityId: string; slug: string } | null {
-  const at = id.indexOf("/");
-  return at > 0 && at < id.length - 1 ? { entityId: id.slice(0, at), slug: id.slice(at + 1) } : null;
+/** The entity ID, question slug and language (of a translation) of a document ID (entity IDs and slugs hold no "/"), or null. */
+export function parseDocumentId(id: string): { entityId: string; slug: string; language?: string } | null {
+  const [entityId = "", questionSlug = "", language, ...rest] = id.split("/");
+  if (entityId === "" || questionSlug === "" || language === "" || rest.length > 0) return null;
+  return { entityId, slug: questionSlug, ...(language === undefined ? {} : { language }) };
 }
 
 export const documentTitle = (entityName: string, question: string): string => `${entityName}: ${question}`;
 
-/** The URL to cite: the entity's own page when it has one, else its FAQ feed with the question as the fragment. */
-export const documentUrl = (ctx: ToolContext, entity: { id: string; url: string | null }, question: string): string =>
-  entity.url ?? `${ctx.contentOrigin}/api/v3/content/${encodeURIComponent(entity.id)}/faq.json#${encodeURIComponent(slug(question))}`;
+/**
+ * The URL to cite: the entity's own page when it has one, else its FAQ feed (in the translation's language) with the
+ * question as the fragment.
+ */
+export const documentUrl = (
+  ctx: ToolContext,
+  entity: { id: string; url: string | null },
+  sourceQuestion: string,
+  translation?: string,
+): string =>
+  entity.url ??
+  `${ctx.contentOrigin}/api/v3/content/${encodeURIComponent(entity.id)}/faq.json${translation === undefined ? "" : `?lang=${encodeURIComponent(translation)}`}` +
+    `#${encodeURIComponent(slug(sourceQuestion))}`;

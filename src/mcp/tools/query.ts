@@ -3,7 +3,7 @@ import { entityFaqs } from "../../storage/scoped-content";
 import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, referencedEntity } from "./entities";
-import { countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, countIfUnanswered, questionPlan } from "./questions";
 import { QueryInput, QueryOutput } from "./schemas";
 import { defineTool } from "./tool";
 
@@ -12,19 +12,21 @@ export const query = defineTool({
   title: "Query an entity's FAQs",
   description:
     "Answers a question about one hotel, brand, destination or airport from its FAQs, best first. " +
-    "Tell the user which entity answered (entity.name; matchedBy says how the name was read). " +
+    "Tell the user which entity answered (entity.name). " +
     "If entity is null, candidates lists the likely ones: ask the user, or call again with an id.",
   input: QueryInput,
   output: QueryOutput,
+  searches: (args) => typeof args.question === "string" && args.question.trim() !== "",
   links: ({ entity }) => (entity ? [faqResourceLink(entity)] : []),
   async run(args, ctx) {
     const { entity, candidates } = await referencedEntity(ctx, args.entity);
     if (!entity) {
       return { entity: null, faqs: [], total: 0, suggestions: candidates.map((c) => c.name), candidates: candidates.map(entitySummary) };
     }
-    const plan = args.question === undefined ? undefined : await questionPlan(ctx, args.question);
+    const languages = answerLanguages(args.language, args.question);
+    const plan = args.question === undefined ? undefined : await questionPlan(ctx, args.question, args.language);
     const { faqs, total } = await entityFaqs(ctx.db, entity.id, {
-      input: plan ? rankingInput(plan) : NO_RANKING,
+      input: plan ? rankingInput(plan, languages) : { ...NO_RANKING, languages },
       category: args.category,
       limit: args.limit,
     });
@@ -36,7 +38,7 @@ export const query = defineTool({
         ...(entity.kind === "brand" ? { propertyCount: entity.property_count } : {}),
         matchedBy: entity.matchedBy,
       },
-      faqs: faqs.map(({ question, answer, category }) => ({ question, answer, category })),
+      faqs: faqs.map(({ question, answer, category, language }) => ({ question, answer, category, language })),
       total,
     };
   },

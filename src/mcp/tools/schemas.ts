@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { LanguageTag } from "../../catalogue/languages";
 import { ENTITY_KINDS } from "../../storage/entities";
 
 /** Input and output schemas of the MCP tools: validation, types and the JSON Schemas of tools/list. */
 
 export const EntityKind = z.enum(ENTITY_KINDS).describe("property is a hotel");
-const Category = z.string().min(1).max(100).describe("An FAQ category, e.g. Parking, Pets (any case).");
+const Category = z.string().min(1).max(100).describe("FAQ category, e.g. Parking (any case).");
+const Language = LanguageTag.describe("Guest's language, BCP 47 (pt-BR)");
 
 export const ListEntitiesInput = z.strictObject({
   kind: EntityKind.optional(),
@@ -39,10 +41,14 @@ export const QueryInput = z.strictObject({
     .describe('Its ID (HO-AUR-0001) or its name as written ("Lisbon Riverside", "the Aurora in Lyon"); case, accents and typos aside.'),
   question: z.string().min(1).max(500).optional().describe("The guest's question, in their words, to rank the FAQs by."),
   category: Category.optional(),
+  language: Language.optional(),
   limit: z.number().int().min(1).max(50).default(20),
 });
 
-export const Faq = z.object({ question: z.string(), answer: z.string(), category: z.string() });
+/** The language an answer is in: the one asked for, or its entity's default when it has no translation there. */
+const AnsweredIn = { language: z.string() };
+
+export const Faq = z.object({ question: z.string(), answer: z.string(), category: z.string(), ...AnsweredIn });
 
 const MatchedBy = z
   .enum(["id", "name", "fuzzy"])
@@ -74,6 +80,7 @@ export const SearchInput = z.strictObject({
   entityId: z.string().min(1).max(200).optional().describe("Only this entity: its ID or name as written; a brand includes its hotels."),
   kind: EntityKind.optional(),
   category: Category.optional(),
+  language: Language.optional(),
   limit: z.number().int().min(1).max(50).default(10),
 });
 
@@ -100,6 +107,7 @@ export const SearchOutput = z.object({
  */
 export const DocumentSearchInput = z.strictObject({
   query: z.string().min(1).max(500).describe("The traveller's question in their own words; name the hotel or city when known."),
+  language: Language.optional(),
 });
 
 const DocumentId = z.string().describe("An id that search returned: the entity's ID and the question, as in HO-AUR-0001/is-there-parking.");
@@ -109,7 +117,7 @@ export const DocumentSearchOutput = z.object({
   results: z.array(z.object({ id: DocumentId, title: z.string(), url: DocumentUrl })),
 });
 
-export const DocumentFetchInput = z.strictObject({ id: DocumentId.min(1).max(300) });
+export const DocumentFetchInput = z.strictObject({ id: DocumentId.min(1).max(300), language: Language.optional() });
 
 export const DocumentFetchOutput = z.object({
   id: DocumentId,
@@ -122,5 +130,6 @@ export const DocumentFetchOutput = z.object({
     entityKind: EntityKind,
     brandId: z.string().optional(),
     category: z.string(),
+    ...AnsweredIn,
   }),
 });

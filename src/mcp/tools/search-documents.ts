@@ -1,10 +1,11 @@
+import { languageOf } from "../../search/languages";
 import { plannedTokens, rankingInput } from "../../search/plan";
 import { faqSnippet } from "../../search/snippet";
 import { searchScopedFaqs } from "../../storage/scoped-content";
 import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, filterEntity } from "./entities";
-import { countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, countIfUnanswered, questionPlan } from "./questions";
 import { SearchInput, SearchOutput } from "./schemas";
 import { defineTool } from "./tool";
 
@@ -15,6 +16,7 @@ export const searchDocuments = defineTool({
     "Searches the FAQs of every hotel, brand, destination and airport in scope for a guest's question, best first. " +
     "Use it when the hotel is not known, or to compare; narrow with entityId, kind or category.",
   input: SearchInput,
+  searches: () => true,
   output: SearchOutput,
   links: ({ results }) =>
     [...new Map(results.map((r) => [r.entityId, { id: r.entityId, name: r.entityName }])).values()].map(faqResourceLink),
@@ -22,9 +24,10 @@ export const searchDocuments = defineTool({
     const narrowed = args.entityId === undefined ? undefined : await filterEntity(ctx, args.entityId);
     if (narrowed && narrowed.id === null) return { candidates: narrowed.candidates.map(entitySummary), results: [] };
     const entity = narrowed?.entity ? { ...entitySummary(narrowed.entity), matchedBy: narrowed.entity.matchedBy } : undefined;
-    const plan = await questionPlan(ctx, args.query);
+    const plan = await questionPlan(ctx, args.query, args.language);
     if (plan.terms.length === 0) return { ...(entity ? { entity } : {}), results: [] };
-    const hits = await searchScopedFaqs(ctx.db, ctx.organizationId, rankingInput(plan), {
+    const languages = answerLanguages(args.language, args.query);
+    const hits = await searchScopedFaqs(ctx.db, ctx.organizationId, rankingInput(plan, languages), {
       entityId: narrowed?.id ?? undefined,
       kind: args.kind,
       category: args.category,
@@ -41,8 +44,9 @@ export const searchDocuments = defineTool({
         question: h.question,
         answer: h.answer,
         category: h.category,
+        language: h.language,
         rank: index + 1,
-        snippet: faqSnippet(h, marked, plan.content),
+        snippet: faqSnippet(h, marked, languageOf(h.language)),
       })),
     };
   },

@@ -2,7 +2,7 @@ import { NO_RANKING, rankingInput } from "../../search/plan";
 import { candidateFilter, entityNamedIn } from "../../search/resolve";
 import { entityFaqs, nameCandidates, searchScopedFaqs, type EntityCandidate, type SearchHit } from "../../storage/scoped-content";
 import { documentId, documentTitle, documentUrl } from "./documents";
-import { countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, countIfUnanswered, questionPlan } from "./questions";
 import { DocumentSearchInput, DocumentSearchOutput } from "./schemas";
 import { defineTool, type ToolContext } from "./tool";
 
@@ -25,14 +25,19 @@ async function namedEntity(ctx: ToolContext, query: string): Promise<{ entity: E
  * only (its name would otherwise match every FAQ that repeats it), and a query that is nothing but the
  * name gets the hotel's first FAQs. Otherwise the whole scope is searched.
  */
-async function searchHits(ctx: ToolContext, query: string): Promise<SearchHit[]> {
+async function searchHits(ctx: ToolContext, query: string, language: string | undefined): Promise<SearchHit[]> {
   const named = await namedEntity(ctx, query);
-  const plan = await questionPlan(ctx, named?.question ?? query);
+  const question = named?.question ?? query;
+  const plan = await questionPlan(ctx, question, language);
+  const languages = answerLanguages(language, question);
   if (plan.terms.length > 0) {
-    return searchScopedFaqs(ctx.db, ctx.organizationId, rankingInput(plan), { entityId: named?.entity.id, limit: SEARCH_RESULTS });
+    return searchScopedFaqs(ctx.db, ctx.organizationId, rankingInput(plan, languages), {
+      entityId: named?.entity.id,
+      limit: SEARCH_RESULTS,
+    });
   }
   if (!named) return [];
-  const { faqs } = await entityFaqs(ctx.db, named.entity.id, { input: NO_RANKING, limit: SEARCH_RESULTS });
+  const { faqs } = await entityFaqs(ctx.db, named.entity.id, { input: { ...NO_RANKING, languages }, limit: SEARCH_RESULTS });
   return faqs.map((faq) => ({ ...faq, entity_id: named.entity.id, entity_name: named.entity.name, entity_url: named.entity.url }));
 }
 
@@ -44,16 +49,20 @@ export const search = defineTool({
     "in their own words (any of English, Portuguese, Spanish, French, German, Italian), best first; a query that names a hotel " +
     "searches that hotel's FAQs. Each result is one FAQ; call fetch with its id for the answer, and cite its url.",
   input: DocumentSearchInput,
+  searches: () => true,
   output: DocumentSearchOutput,
-  async run({ query }, ctx) {
-    const hits = await searchHits(ctx, query);
+  async run({ query, language }, ctx) {
+    const hits = await searchHits(ctx, query, language);
     countIfUnanswered(ctx, query, "search", hits[0]);
     return {
-      results: hits.map((hit) => ({
-        id: documentId(hit.entity_id, hit.question),
-        title: documentTitle(hit.entity_name, hit.question),
-        url: documentUrl(ctx, { id: hit.entity_id, url: hit.entity_url }, hit.question),
-      })),
+      results: hits.map((hit) => {
+        const translation = hit.translation === 1 ? hit.language : undefined;
+        return {
+          id: documentId(hit.entity_id, hit.source_question, translation),
+          title: documentTitle(hit.entity_name, hit.question),
+          url: documentUrl(ctx, { id: hit.entity_id, url: hit.entity_url }, hit.source_question, translation),
+        };
+      }),
     };
   },
 });

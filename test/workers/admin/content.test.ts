@@ -72,6 +72,7 @@ describe("content import", () => {
     expect(again.summary).toEqual({
       entities: { added: 0, changed: 0, removed: 0, unchanged: 3 },
       faqs: { added: 0, changed: 0, removed: 0 },
+      translations: { added: 0, changed: 0, removed: 0 },
     });
     expect(again.contentVersion).toBe(v);
     expect(await version()).toBe(v);
@@ -93,6 +94,7 @@ describe("content import", () => {
     expect(plan.summary).toEqual({
       entities: { added: 0, changed: 2, removed: 1, unchanged: 1 },
       faqs: { added: 1, changed: 1, removed: 3 },
+      translations: { added: 0, changed: 0, removed: 0 },
     });
     expect(plan.changed).toEqual(["HO-EDIT-1", "HO-EDIT-2"]);
     expect(plan.removed).toEqual(["HO-EDIT-3"]);
@@ -151,6 +153,8 @@ describe("content import", () => {
       { id: "HO-BAD-5", kind: "property", name: "Not a URL", brandId: "HO-BAD", url: "aurora hotels dot com" },
       { id: "HO-BAD-6", kind: "property", name: "Credentials", brandId: "HO-BAD", url: "https://user:pw@bad.example/" },
       { id: "DMO-BAD", kind: "destination", name: "Script", url: "javascript:alert(1)" },
+      { id: "HO-BAD-7", kind: "property", name: "Text ID", brandId: "HO-BAD", propertyId: "482913" },
+      { id: "HO-BAD-8", kind: "property", name: "Fraction", brandId: "HO-BAD", propertyId: 4.5 },
     ]);
     const plan = await adminJson("POST", `/imports/${id}/plan`);
     expect(plan.valid).toBe(false);
@@ -167,8 +171,15 @@ describe("content import", () => {
         "8:url",
         "9:url",
         "10:url",
+        "11:propertyId",
+        "12:propertyId",
       ]),
     );
+    for (const line of [11, 12]) {
+      expect(plan.errors.find((e: { line: number }) => e.line === line).message).toBe(
+        "must be a whole number from 0 to 9007199254740991, or null",
+      );
+    }
     expect(plan.errors.find((e: { line: number }) => e.line === 7).message).toMatch(/https/);
     const commit = await admin("POST", `/imports/${id}/commit`);
     expect(commit.status).toBe(400);

@@ -25,6 +25,8 @@ describe("what a tenant can learn from search", () => {
     const faqs = Array.from({ length: 1_000 }, (_, i) => ({
       entity_id: "HO-BOR-0001",
       position: 100 + i,
+      language: "en",
+      translation: 0 as const,
       category: "Parking",
       question: i % 2 ? "parking parking parking" : long,
       answer: i % 3 ? "parking breakfast" : long,
@@ -70,7 +72,7 @@ describe("what a tenant can learn from search", () => {
     expect(await hits(aurora, auroraSession)).toBe(0);
     expect(await hits(boreal, borealSession)).toBe(before);
     // An FAQ written without its brand (not through the import, its index terms given by hand) is given it.
-    const valet = indexed({ category: "Parking", question: "Valet parking?", answer: "Yes." });
+    const valet = indexed({ category: "Parking", question: "Valet parking?", answer: "Yes.", language: "en" });
     await env.DB.prepare(
       `INSERT INTO faqs (entity_id, position, category, question, answer, terms_q, terms_a, terms_c, analyzer)
        VALUES ('HO-AUR-0032', 900, ?, ?, ?, ?, ?, ?, ?)`,

@@ -37,11 +37,39 @@ function stored(...records: ContentRecord[]): CurrentContent {
     property_id: record.kind === "property" ? record.propertyId : null,
     url: record.url ?? null,
     updated_at: EARLIER,
+    default_language: record.defaultLanguage ?? "en",
+    translated_names: JSON.stringify(
+      Object.fromEntries((record.translations ?? []).flatMap((t) => (t.name ? [[t.language, t.name]] : []))),
+    ),
     name_key: nameKey(record.name),
   }));
-  const faqs: StoredFaq[] = records.flatMap((record) =>
-    record.faqs.map((f, position) => ({ id: nextFaqId++, entity_id: record.id, position, analyzer: ANALYZER_VERSION, ...f })),
-  );
+  const faqs: StoredFaq[] = records.flatMap((record) => [
+    ...record.faqs.map((f, position) => ({
+      id: nextFaqId++,
+      entity_id: record.id,
+      position,
+      language: record.defaultLanguage ?? "en",
+      translation: 0 as const,
+      analyzer: ANALYZER_VERSION,
+      ...f,
+    })),
+    ...(record.translations ?? []).flatMap((t) =>
+      (t.faqs ?? []).map(({ source, question, answer }) => {
+        const position = record.faqs.findIndex((f) => f.question === source);
+        return {
+          id: nextFaqId++,
+          entity_id: record.id,
+          position,
+          language: t.language,
+          translation: 1 as const,
+          analyzer: ANALYZER_VERSION,
+          category: record.faqs[position]!.category,
+          question,
+          answer,
+        };
+      }),
+    ),
+  ]);
   return { entities, faqs };
 }
 
@@ -54,17 +82,38 @@ describe("planContent: entities", () => {
     expect(plan.errors).toEqual([]);
     expect(plan.ids).toEqual({ added: ["HO-NEW", "HO-NEW-1"], changed: [], removed: [] });
     expect(plan.changes.entities.insert).toEqual([
-      { id: "HO-NEW", kind: "brand", name: "Brand HO-NEW", brand_id: null, property_id: null, url: null, updated_at: NOW },
-      { id: "HO-NEW-1", kind: "property", name: "Hotel HO-NEW-1", brand_id: "HO-NEW", property_id: null, url: null, updated_at: NOW },
+      {
+        id: "HO-NEW",
+        kind: "brand",
+        name: "Brand HO-NEW",
+        brand_id: null,
+        property_id: null,
+        url: null,
+        updated_at: NOW,
+        default_language: "en",
+        translated_names: "{}",
+      },
+      {
+        id: "HO-NEW-1",
+        kind: "property",
+        name: "Hotel HO-NEW-1",
+        brand_id: "HO-NEW",
+        property_id: null,
+        url: null,
+        updated_at: NOW,
+        default_language: "en",
+        translated_names: "{}",
+      },
     ]);
     expect(plan.changes.faqs.insert).toEqual([
-      { entity_id: "HO-NEW", position: 0, ...faq(1) },
-      { entity_id: "HO-NEW-1", position: 0, ...faq(2) },
-      { entity_id: "HO-NEW-1", position: 1, ...faq(3) },
+      { entity_id: "HO-NEW", position: 0, language: "en", translation: 0, ...faq(1) },
+      { entity_id: "HO-NEW-1", position: 0, language: "en", translation: 0, ...faq(2) },
+      { entity_id: "HO-NEW-1", position: 1, language: "en", translation: 0, ...faq(3) },
     ]);
     expect(plan.summary).toEqual({
       entities: { added: 2, changed: 0, removed: 0, unchanged: 0 },
       faqs: { added: 3, changed: 0, removed: 0 },
+      translations: { added: 0, changed: 0, removed: 0 },
     });
   });
 
@@ -79,6 +128,7 @@ describe("planContent: entities", () => {
     expect(plan.summary).toEqual({
       entities: { added: 0, changed: 0, removed: 0, unchanged: 1 },
       faqs: { added: 0, changed: 0, removed: 0 },
+      translations: { added: 0, changed: 0, removed: 0 },
     });
     expect(plan.changes).toEqual({
       entities: { insert: [], update: [], remove: [] },
@@ -105,6 +155,8 @@ describe("planContent: entities", () => {
         property_id: (after as { propertyId: number | null }).propertyId,
         url: after.url ?? null,
         updated_at: NOW,
+        default_language: "en",
+        translated_names: "{}",
       },
     ]);
     expect(plan.summary.entities).toEqual({ added: 0, changed: 1, removed: 0, unchanged: 0 });
@@ -136,7 +188,9 @@ describe("planContent: FAQs, compared position by position", () => {
     const { plan, ids } = planFaqs([faq(1), faq(2)], [faq(1), faq(2, "Changed.")]);
     expect(plan.changes.faqs).toEqual({
       insert: [],
-      update: [{ id: ids[1], entity_id: "HO-FAQ", position: 1, analyzer: ANALYZER_VERSION, ...faq(2, "Changed.") }],
+      update: [
+        { id: ids[1], entity_id: "HO-FAQ", position: 1, language: "en", translation: 0, analyzer: ANALYZER_VERSION, ...faq(2, "Changed.") },
+      ],
       remove: [],
     });
     expect(plan.ids.changed).toEqual(["HO-FAQ"]);
@@ -154,20 +208,24 @@ describe("planContent: FAQs, compared position by position", () => {
   it("rewrites both positions when two FAQs swap places", () => {
     const { plan, ids } = planFaqs([faq(1), faq(2)], [faq(2), faq(1)]);
     expect(plan.changes.faqs.update).toEqual([
-      { id: ids[0], entity_id: "HO-FAQ", position: 0, analyzer: ANALYZER_VERSION, ...faq(2) },
-      { id: ids[1], entity_id: "HO-FAQ", position: 1, analyzer: ANALYZER_VERSION, ...faq(1) },
+      { id: ids[0], entity_id: "HO-FAQ", position: 0, language: "en", translation: 0, analyzer: ANALYZER_VERSION, ...faq(2) },
+      { id: ids[1], entity_id: "HO-FAQ", position: 1, language: "en", translation: 0, analyzer: ANALYZER_VERSION, ...faq(1) },
     ]);
     expect(plan.summary.faqs).toEqual({ added: 0, changed: 2, removed: 0 });
   });
 
   it("appends a FAQ added at the end, and shifts the later ones when it is inserted before them", () => {
     const appended = planFaqs([faq(1)], [faq(1), faq(2)]).plan;
-    expect(appended.changes.faqs).toEqual({ insert: [{ entity_id: "HO-FAQ", position: 1, ...faq(2) }], update: [], remove: [] });
+    expect(appended.changes.faqs).toEqual({
+      insert: [{ entity_id: "HO-FAQ", position: 1, language: "en", translation: 0, ...faq(2) }],
+      update: [],
+      remove: [],
+    });
 
     const { plan, ids } = planFaqs([faq(1), faq(3)], [faq(1), faq(2), faq(3)]);
     expect(plan.changes.faqs).toEqual({
-      insert: [{ entity_id: "HO-FAQ", position: 2, ...faq(3) }],
-      update: [{ id: ids[1], entity_id: "HO-FAQ", position: 1, analyzer: ANALYZER_VERSION, ...faq(2) }],
+      insert: [{ entity_id: "HO-FAQ", position: 2, language: "en", translation: 0, ...faq(3) }],
+      update: [{ id: ids[1], entity_id: "HO-FAQ", position: 1, language: "en", translation: 0, analyzer: ANALYZER_VERSION, ...faq(2) }],
       remove: [],
     });
   });
@@ -188,8 +246,8 @@ describe("planContent: FAQs, compared position by position", () => {
     const plan = planContent(file(brand("HO-GAP", [faq(1), faq(2)])), current, NOW);
     expect(plan.changes.faqs).toEqual({
       insert: [
-        { entity_id: "HO-GAP", position: 0, ...faq(1) },
-        { entity_id: "HO-GAP", position: 1, ...faq(2) },
+        { entity_id: "HO-GAP", position: 0, language: "en", translation: 0, ...faq(1) },
+        { entity_id: "HO-GAP", position: 1, language: "en", translation: 0, ...faq(2) },
       ],
       update: [],
       remove: faqIds(current, "HO-GAP"),
@@ -212,6 +270,7 @@ describe("planContent: a brand brings its whole roster", () => {
     expect(plan.summary).toEqual({
       entities: { added: 0, changed: 0, removed: 1, unchanged: 2 },
       faqs: { added: 0, changed: 0, removed: 2 },
+      translations: { added: 0, changed: 0, removed: 0 },
     });
   });
 
@@ -239,6 +298,7 @@ describe("planContent: what it refuses, changing nothing", () => {
     expect(plan.summary).toEqual({
       entities: { added: 0, changed: 0, removed: 0, unchanged: 0 },
       faqs: { added: 0, changed: 0, removed: 0 },
+      translations: { added: 0, changed: 0, removed: 0 },
     });
   };
 
@@ -305,6 +365,8 @@ describe("planContent: kinds", () => {
     ["airport", "AIR-NEW"],
   ])("adds a %s with neither brand nor property ID", (kind, id) => {
     const plan = planContent(file({ kind, id, name: id, faqs: [faq(1)] } as ContentRecord), nothingStored, NOW);
-    expect(plan.changes.entities.insert).toEqual([{ id, kind, name: id, brand_id: null, property_id: null, url: null, updated_at: NOW }]);
+    expect(plan.changes.entities.insert).toEqual([
+      { id, kind, name: id, brand_id: null, property_id: null, url: null, updated_at: NOW, default_language: "en", translated_names: "{}" },
+    ]);
   });
 });

@@ -33,7 +33,7 @@ describe("ETags and Cache-Control", () => {
       const etag = res.headers.get("ETag")!;
       expect(etag).toMatch(WEAK_ETAG);
       expect(res.headers.get("Cache-Control")).toBe("public, max-age=3600");
-      expect(res.headers.get("Vary")).toBe("X-API-Key, Authorization");
+      expect(res.headers.get("Vary")).toBe("X-API-Key, Authorization, Accept-Language");
       expect(etag).toBe(`W/"${await sha256Hex16(await res.arrayBuffer())}"`);
     }
   });
@@ -57,7 +57,7 @@ describe("ETags and Cache-Control", () => {
       expect(await res.text()).toBe("");
       expect(res.headers.get("ETag")).toBe(etag);
       expect(res.headers.get("Cache-Control")).toBe("public, max-age=3600");
-      expect(res.headers.get("Vary")).toBe("X-API-Key, Authorization");
+      expect(res.headers.get("Vary")).toBe("X-API-Key, Authorization, Accept-Language");
       expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
     }
   });
@@ -108,16 +108,16 @@ describe("ETags and Cache-Control", () => {
     // What this isolate served is stored in the Cache API too, byte for byte (once the response's waitUntil is done).
     const served = await fetchWith(contentRequest("/api/v3/content/HO-AUR-0011/faq.json"));
     const body = await served.text();
-    const stored = await caches.default.match(new Request(faqCacheKey(API, "HO-AUR-0011", noFlags, limits, version)));
+    const stored = await caches.default.match(new Request(faqCacheKey(API, "HO-AUR-0011", noFlags, limits, version, null)));
     expect(await stored!.text()).toBe(body);
     expect(stored!.headers.get("ETag")).toBe(served.headers.get("ETag"));
     // The Worker's copy is keyed by URL alone, after the key was checked: a Vary there would only stop it from hitting.
     expect(stored!.headers.get("Vary")).toBeNull();
-    expect(served.headers.get("Vary")).toBe("X-API-Key, Authorization");
+    expect(served.headers.get("Vary")).toBe("X-API-Key, Authorization, Accept-Language");
     // A representation only the Cache API holds (as one cached near a partner by another isolate) is served from there, not rebuilt.
     const elsewhere = JSON.stringify({ cachedBy: "another isolate" });
     await caches.default.put(
-      new Request(faqCacheKey(API, "HO-AUR-0012", noFlags, limits, version)),
+      new Request(faqCacheKey(API, "HO-AUR-0012", noFlags, limits, version, null)),
       new Response(elsewhere, { headers: { ETag: 'W/"00000000000000aa"', "Cache-Control": "public, max-age=3600" } }),
     );
     const fromCacheApi = await get("/api/v3/content/HO-AUR-0012/faq.json");

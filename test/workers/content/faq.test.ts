@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeStatements, planImport } from "../../../src/catalogue/apply";
 import type { ContentRecord } from "../../../src/catalogue/records";
-import { fetchWith } from "../support/app";
+import { CONTENT_VERSION_MAX_AGE_MS } from "../../../src/catalogue/snapshot";
+import { counting, fetchWith } from "../support/app";
 import { API, contentRequest, expectErrorResponse, get } from "../support/content";
 
 type Page = {
@@ -125,6 +126,8 @@ describe("GET /api/v3/content/{brandId}/faq.json (bulk @graph)", () => {
 });
 
 describe("payload guards follow their configuration", () => {
+  afterEach(() => vi.useRealTimers());
+
   /** A brand without FAQs and `properties` properties of one FAQ each, written as an import would. */
   async function seedBrand(id: string, properties: number, answer = "x".repeat(400)) {
     const records: ContentRecord[] = [{ kind: "brand", id, name: `Brand ${id}`, faqs: [] }];
@@ -147,6 +150,31 @@ describe("payload guards follow their configuration", () => {
     expect((await expectErrorResponse(over, 413, "Payload Too Large", "/api/v3/content/HO-GUARD/faq.json")).fallbackUrlPattern).toBe(
       "/api/v3/content/{entityId}/faq.json",
     );
+  });
+
+  it("keeps a refusal under the content version as it keeps a body: asked again, it reads nothing from D1", async () => {
+    await seedBrand("HO-REFUSED", 3);
+    // Past the age of any content version this isolate holds, so the first request loads the current one; then
+    // the clock stands still, and the version and the key stay as that request left them.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + CONTENT_VERSION_MAX_AGE_MS);
+    const path = "/api/v3/content/HO-REFUSED/faq.json";
+    const guard = { MAX_GRAPH_ENTITIES: "2" };
+    const first = await expectErrorResponse(await fetchWith(contentRequest(path), guard), 413, "Payload Too Large", path);
+    const db = counting(env.DB, ["prepare", "batch", "withSession"]);
+    for (let i = 0; i < 3; i++) {
+      const again = await expectErrorResponse(
+        await fetchWith(contentRequest(path), { ...guard, DB: db.binding }),
+        413,
+        "Payload Too Large",
+        path,
+      );
+      expect(again).toMatchObject({ message: first.message, fallbackUrlPattern: first.fallbackUrlPattern });
+    }
+    expect(db.calls()).toBe(0);
+    // Under other limits it is another question, answered afresh.
+    expect((await fetchWith(contentRequest(path), { MAX_GRAPH_ENTITIES: "3", DB: db.binding })).status).toBe(200);
+    expect(db.calls()).toBeGreaterThan(0);
   });
 
   it("applies the default 10 MB byte guard when MAX_GRAPH_BYTES is unset", async () => {

@@ -25,10 +25,18 @@ describe("GET /api/v3/openapi.json", () => {
 
     const roster = doc.paths["/api/v3/content/{brandId}/properties"]!.get;
     const faq = doc.paths["/api/v3/content/{entityId}/faq.json"]!.get;
-    expect(Object.keys(roster.responses).sort()).toEqual(["200", "304", "401", "404", "429", "503"]);
+    expect(Object.keys(roster.responses).sort()).toEqual(["200", "304", "400", "401", "404", "429", "503"]);
     expect(Object.keys(faq.responses).sort()).toEqual(["200", "304", "400", "401", "404", "413", "429", "503"]);
 
-    expect(roster.parameters!.find((p) => p.name === "brandId")!.schema!.pattern).toBe("^HO-[A-Za-z0-9._-]{1,125}$");
+    // Any entity ID is a valid brandId for the document: the 404 of a destination or an airport is documented, not forbidden.
+    const brandPattern = new RegExp(roster.parameters!.find((p) => p.name === "brandId")!.schema!.pattern!);
+    for (const id of ["HO-AUR", "DMO-LIS", "AIR-LIS", "HO-AUR-0001"]) expect(brandPattern.test(id)).toBe(true);
+    const operations = Object.values(doc.paths).flatMap((path) => Object.values(path as Record<string, { operationId?: string }>));
+    expect(operations.every((operation) => typeof operation.operationId === "string")).toBe(true);
+    expect((doc as unknown as { info: { license: unknown } }).info.license).toEqual({
+      name: expect.any(String),
+      identifier: "LicenseRef-Proprietary",
+    });
     for (const flag of ["includePropertyId", "includeCategory"]) {
       expect(faq.parameters!.find((p) => p.name === flag && p.in === "query")).toBeDefined();
     }

@@ -82,6 +82,7 @@ describe("search and fetch for ChatGPT", () => {
       entityKind: "property",
       brandId: "HO-AUR",
       category: "Pets",
+      language: "en",
     });
     await client.close();
   });
@@ -224,10 +225,10 @@ describe("/v1/chatgpt as an endpoint", () => {
 
   it("counts against the organization's one hourly limit with /v1/sse", async () => {
     const token = await tokenForNewOrganization("org-chatgpt-limit", ["DMO-LIS"]);
-    const limited = (r: Request) => fetchWith(r, { MCP_RATE_LIMIT: "3" });
+    const limited = (r: Request) => fetchWith(r, { MCP_RATE_LIMIT: "4" });
     const chatgpt = await sdkClient(token, { endpoint: CHATGPT, fetcher: limited }); // 1: server/discover
-    await chatgpt.callTool({ name: "search", arguments: { query: "tourist tax" } }); // 2
-    const spec = await sdkClient(token, { fetcher: limited }); // 3
+    await chatgpt.callTool({ name: "search", arguments: { query: "tourist tax" } }); // 3: a search counts 2
+    const spec = await sdkClient(token, { fetcher: limited }); // 4
     await expect(spec.callTool({ name: "service_list_entities", arguments: {} })).rejects.toThrow(/429|rate|limit/i);
   });
 });

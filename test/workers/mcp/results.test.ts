@@ -20,7 +20,12 @@ describe("tool results by protocol version", () => {
     expect(parsed.entity).toEqual({ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand", propertyCount: 120, matchedBy: "id" });
     expect(parsed.total).toBe(6);
     expect(parsed.faqs).toHaveLength(6);
-    expect(parsed.faqs[0]).toEqual({ question: expect.any(String), answer: expect.any(String), category: expect.any(String) });
+    expect(parsed.faqs[0]).toEqual({
+      question: expect.any(String),
+      answer: expect.any(String),
+      category: expect.any(String),
+      language: "en",
+    });
     await client.close();
   });
 

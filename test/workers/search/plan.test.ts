@@ -42,7 +42,7 @@ describe("what a question searches for", () => {
   });
 
   it("counts each word of the question, and each concept, as one group of terms", () => {
-    const input = rankingInput(plan("dog friendly rooms with parking"));
+    const input = rankingInput(plan("dog friendly rooms with parking"), []);
     const pets = input.groups.find((g) => g.match.includes('"pet"'))!;
     expect(pets.match.split(" OR ").length).toBeGreaterThan(1);
     expect(pets.patterns.length).toBe(pets.match.split(" OR ").length);

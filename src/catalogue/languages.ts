@@ -1,0 +1,74 @@
+import { z } from "@hono/zod-openapi";
+
+/**
+ * The languages content is written in: BCP 47 tags, validated and put in canonical form by Intl (never a
+ * grammar of our own), and the RFC 4647 lookup that picks, of the languages a text exists in, the one a
+ * request prefers.
+ */
+
+/** The language of content whose record names none: everything stored before content had languages. */
+export const DEFAULT_CONTENT_LANGUAGE = "en";
+
+const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+/**
+ * `tag` in canonical form (`pt-br` is `pt-BR`, `zh-hant-cn` is `zh-Hant-CN`), or null when it is not a well-formed
+ * BCP 47 tag, or is one whose language CLDR does not know ("english" and "xx" are well-formed, and name none).
+ */
+export function canonicalLanguageTag(tag: string): string | null {
+  let canonical: string;
+  try {
+    [canonical = ""] = Intl.getCanonicalLocales(tag);
+  } catch {
+    return null;
+  }
+  const known = languageNames.of(new Intl.Locale(canonical).language);
+  return known === undefined || known === null ? null : canonical;
+}
+
+/** The longest tag accepted; RFC 5646 asks for at least 35 characters, extensions make some longer. */
+const MAX_TAG_LENGTH = 64;
+
+/** A BCP 47 language tag as content and requests carry it; parsed to its canonical form. */
+export const LanguageTag = z.string().transform((tag, ctx) => {
+  const canonical = tag.length > MAX_TAG_LENGTH ? null : canonicalLanguageTag(tag);
+  if (canonical === null) {
+    ctx.addIssue({ code: "custom", message: `${JSON.stringify(tag)} is not a BCP 47 tag of a known language (en, pt, pt-BR, de-CH…)` });
+    return z.NEVER;
+  }
+  return canonical;
+});
+
+/**
+ * What RFC 4647 lookup (§3.4) tries for `ranges`, most preferred first, in order: each range, then the range
+ * truncated from the right one subtag at a time, a single-character subtag (`x`, an extension's singleton)
+ * going with the subtag after it: `zh-Hant-CN-x-private1` tries `zh-Hant-CN-x-private1`, `zh-Hant-CN`,
+ * `zh-Hant`, `zh`. The wildcard `*` tries nothing (whatever is left is the default's). Each tag once, case aside.
+ */
+export function lookupOrder(ranges: readonly string[]): string[] {
+  const order = new Map<string, string>();
+  for (const range of ranges) {
+    if (range === "*") continue;
+    const subtags = range.split("-");
+    while (subtags.length > 0) {
+      const tag = subtags.join("-");
+      if (!order.has(tag.toLowerCase())) order.set(tag.toLowerCase(), tag);
+      subtags.pop();
+      while (subtags.length > 0 && subtags[subtags.length - 1]!.length === 1) subtags.pop();
+    }
+  }
+  return [...order.values()];
+}
+
+/**
+ * RFC 4647 lookup: the first of `available` (tags a text exists in) that `ranges` or their truncations name,
+ * case aside, in `lookupOrder`; `fallback` (the entity's default language) when none does.
+ */
+export function lookupLanguage(ranges: readonly string[], available: readonly string[], fallback: string): string {
+  const byKey = new Map(available.map((tag) => [tag.toLowerCase(), tag]));
+  for (const tag of lookupOrder(ranges)) {
+    const found = byKey.get(tag.toLowerCase());
+    if (found !== undefined) return found;
+  }
+  return fallback;
+}
