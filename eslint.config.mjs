@@ -7,7 +7,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  { ignores: ["node_modules/**", ".wrangler/**", "dist/**"] },
+  { ignores: ["node_modules/**", "**/.wrangler/**", "dist/**"] },
   eslint.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

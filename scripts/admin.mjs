@@ -94,15 +94,15 @@ const scope = org.command("scope").description("an organization's scope");
 scope
   .command("add")
   .argument("<id>")
-  .argument("<entityId>")
-  .description("add an entity to the scope")
-  .action(run(async (o, id, entityId) => output(o, await api("POST", `/organizations/${enc(id)}/scope`, { entityId }), fields)));
+  .argument("<entityIds...>")
+  .description("add entities to the scope, all or none (a brand brings its properties)")
+  .action(run(async (o, id, entityIds) => output(o, await api("POST", `/organizations/${enc(id)}/scope`, { entityIds }), fields)));
 scope
   .command("remove")
   .argument("<id>")
-  .argument("<entityId>")
-  .description("remove an entity from the scope")
-  .action(run(async (o, id, entityId) => output(o, await api("DELETE", `/organizations/${enc(id)}/scope/${enc(entityId)}`), fields)));
+  .argument("<entityIds...>")
+  .description("remove entities from the scope, all or none")
+  .action(run(async (o, id, entityIds) => output(o, await api("POST", `/organizations/${enc(id)}/scope/remove`, { entityIds }), fields)));
 
 // --- identity clients (realm client_credentials, or clients of the external OIDC_ISSUER) -----
 const identityColumns = [
@@ -191,6 +191,22 @@ apiKey
       const body = { partner: o.partner, ...(o.limit ? { hourlyLimit: o.limit } : {}), ...(o.expires ? { expiresAt: o.expires } : {}) };
       output(o, await api("POST", "/api-keys", body), fields);
       warnShownOnce("API key");
+    }),
+  );
+apiKey
+  .command("update")
+  .argument("<id>")
+  .option("--limit <requestsPerHour>", "new hourly limit", positiveInt)
+  .option("--expires <isoTime|never>", "when the key stops working, or never")
+  .description("change a key's hourly limit or expiry")
+  .action(
+    run(async (o, id) => {
+      if (o.limit === undefined && o.expires === undefined) throw new CliError("give --limit, --expires or both");
+      const body = {
+        ...(o.limit ? { hourlyLimit: o.limit } : {}),
+        ...(o.expires ? { expiresAt: o.expires === "never" ? null : o.expires } : {}),
+      };
+      output(o, await api("PATCH", `/api-keys/${enc(id)}`, body), fields);
     }),
   );
 apiKey
@@ -326,13 +342,14 @@ const progressBar = (label) =>
   );
 
 function describePlan(plan, heading) {
-  const { entities, faqs } = plan.summary;
+  const { entities, faqs, translations } = plan.summary;
   const ids = (label, list) =>
     list.length === 0 ? [] : [`${label}: ${list.slice(0, 20).join(", ")}${list.length > 20 ? `, … (${list.length} in all)` : ""}`];
   return [
     heading,
     `Entities: ${entities.added} added, ${entities.changed} changed, ${entities.removed} removed, ${entities.unchanged} unchanged`,
     `FAQs:     ${faqs.added} added, ${faqs.changed} changed, ${faqs.removed} removed`,
+    `Translations: ${translations.added} added, ${translations.changed} changed, ${translations.removed} removed`,
     ...ids("Added", plan.added),
     ...ids("Changed", plan.changed),
     ...ids("Removed", plan.removed),
@@ -350,6 +367,7 @@ content
     "after",
     `
 A record: {"id":"HO-AUR-0001","kind":"property","name":"...","brandId":"HO-AUR","propertyId":123456,"faqs":[{"category":"...","question":"...","answer":"..."}]}
+Other languages: "translations":[{"language":"pt","name":"...","faqs":[{"source":"<the question it translates>","question":"...","answer":"..."}]}]
 A brand in the file brings its whole roster: its stored properties missing from the file are removed.
 An entity's FAQs are replaced by the file's list. Importing the same file again changes nothing.`,
   )
@@ -381,11 +399,15 @@ An entity's FAQs are replaced by the file's list. Importing the same file again 
           );
         }
         if (o.dryRun) {
-          output(o, plan, (p) => describePlan(p, `Dry run of ${file} (${p.rows} ${unit}s): nothing was applied.`));
+          output(o, plan, (p) => describePlan(p, `Dry run of ${file} (${plural(p.rows, unit)}): nothing was applied.`));
           return;
         }
         const committed = await api("POST", `/imports/${id}/commit`);
-        output(o, committed, (p) => `${describePlan(p, `Imported ${file} (${p.rows} ${unit}s).`)}\nContent version: ${p.contentVersion}`);
+        output(
+          o,
+          committed,
+          (p) => `${describePlan(p, `Imported ${file} (${plural(p.rows, unit)}).`)}\nContent version: ${p.contentVersion}`,
+        );
       } finally {
         // A committed import is gone already; anything else is discarded.
         await api("DELETE", `/imports/${id}`).catch(() => {});
@@ -416,7 +438,7 @@ content
       if (file === "-") process.stdout.write(text);
       else {
         await writeFile(file, text);
-        console.error(`Exported ${records.length} records to ${file} (${format}).`);
+        console.error(`Exported ${plural(records.length, "record")} to ${file} (${format}).`);
       }
     }),
   );
@@ -543,6 +565,77 @@ insights
     }),
   );
 
+// --- webhooks ------------------------------------------------------------------------------------
+const webhookColumns = [
+  ["ID", (w) => w.id],
+  ["URL", (w) => w.url],
+  ["BRANDS", (w) => w.brands],
+  ["STATUS", (w) => w.status],
+  ["PENDING", (w) => w.deliveries.pending],
+  ["DEAD", (w) => w.deliveries.dead],
+  ["DISABLED BECAUSE", (w) => w.disabledReason],
+];
+const lastResult = (d) => {
+  const last = d.attempts[d.attempts.length - 1];
+  return last ? (last.error ?? `HTTP ${last.responseStatus}`) : "-";
+};
+const deliveryColumns = [
+  ["ID", (d) => d.id],
+  ["EVENT", (d) => d.eventType],
+  ["CHANGES", (d) => d.changes],
+  ["STATUS", (d) => d.status],
+  ["ATTEMPTS", (d) => d.attempts.length],
+  ["LAST RESULT", lastResult],
+  ["NEXT ATTEMPT", (d) => d.nextAttemptAt],
+  ["CREATED", (d) => d.createdAt],
+];
+const webhook = program.command("webhook").description("partner endpoints that receive signed content-change events");
+listAndShow(webhook, "/webhooks", "webhooks", webhookColumns, { list: "list endpoints (never their secrets)", show: "show one endpoint" });
+webhook
+  .command("create")
+  .argument("<url>", "https on a public host (http://localhost only in development)")
+  .requiredOption("--brand <brandIds...>", "the brands whose changes it receives (each with its properties)")
+  .option("--description <text>", "what the endpoint is, for operators")
+  .description("register an endpoint; its signing secret is shown once")
+  .action(
+    run(async (o, url) => {
+      output(o, await api("POST", "/webhooks", { url, brands: o.brand, ...(o.description ? { description: o.description } : {}) }), fields);
+      warnShownOnce("signing secret");
+    }),
+  );
+webhook
+  .command("deliveries")
+  .argument("<id>")
+  .addOption(new Option("--status <status>", "only these").choices(["pending", "delivered", "dead"]))
+  .option("--limit <n>", "how many (default 50)", positiveInt)
+  .description("the delivery log: each event, its attempts and their results; dead ones are not retried")
+  .action(
+    run(async (o, id) => {
+      const query = new URLSearchParams({ ...(o.status ? { status: o.status } : {}), ...(o.limit ? { limit: String(o.limit) } : {}) });
+      output(o, await api("GET", `/webhooks/${enc(id)}/deliveries?${query}`), (d) => table(d.deliveries, deliveryColumns));
+    }),
+  );
+webhook
+  .command("test")
+  .argument("<id>")
+  .description("send a signed webhook.test event now, once, and show what the endpoint answered")
+  .action(run(async (o, id) => output(o, await api("POST", `/webhooks/${enc(id)}/test`), (d) => table([d], deliveryColumns))));
+webhook
+  .command("enable")
+  .argument("<id>")
+  .description("send to a disabled endpoint again, from the next change on")
+  .action(run(async (o, id) => output(o, await api("POST", `/webhooks/${enc(id)}/enable`), fields)));
+webhook
+  .command("delete")
+  .argument("<id>")
+  .description("delete an endpoint and its delivery log")
+  .action(
+    run(async (o, id) => {
+      await api("DELETE", `/webhooks/${enc(id)}`);
+      output(o, { deleted: id }, () => `Deleted webhook endpoint ${id}.`);
+    }),
+  );
+
 // --- audit, realm, API description --------------------------------------------------------------
 program
   .command("audit")
@@ -559,6 +652,7 @@ program
           ["ACTOR", (e) => e.actor],
           ["ACTION", (e) => e.action],
           ["TARGET", (e) => e.target],
+          ["CHANGES", (e) => e.detail],
         ]),
       );
     }),
@@ -572,6 +666,6 @@ program
 program
   .command("openapi")
   .description("print the operator API's OpenAPI 3.1 document")
-  .action(run(async () => console.log(JSON.stringify(await api("GET", "/openapi.json"), null, 2))));
+  .action(run(async () => output({ json: true }, await api("GET", "/openapi.json"))));
 
 await program.parseAsync(process.argv);

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run dev`: provides local secrets, applies D1 migrations locally, starts `wrangler dev`, loads the demo fixture into an
-// empty database and prints the demo credentials.
-// Options: --port N (8787), --persist-to DIR, --var NAME:VALUE (repeatable, e.g. ALLOWED_REDIRECT_URIS:...).
+// empty database and prints what is listening and the demo credentials. Wrangler's own output goes to a log file
+// (.wrangler/dev.log, or dev.log in --persist-to) unless --verbose.
+// Options: --port N (8787), --persist-to DIR, --var NAME:VALUE (repeatable, e.g. ALLOWED_REDIRECT_URIS:...), --verbose.
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync } from "node:fs";
+import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -17,21 +18,55 @@ const { values } = parseArgs({
     port: { type: "string", default: "8787" },
     "persist-to": { type: "string" },
     var: { type: "string", multiple: true, default: [] },
+    verbose: { type: "boolean", default: false },
   },
 });
 const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : [];
 const origin = `http://localhost:${values.port}`;
-const ADMIN_TOKEN = "dev-admin-token";
+// The operator API refuses tokens shorter than 32 characters, this one included.
+const ADMIN_TOKEN = "dev-admin-token-not-for-production-use";
 
-// Local secrets (KEY_ENCRYPTION_KEY) come from .dev.vars; a fresh clone starts from the committed example.
-if (!existsSync(join(root, ".dev.vars"))) copyFileSync(join(root, ".dev.vars.example"), join(root, ".dev.vars"));
+// Local secrets (KEY_ENCRYPTION_KEY, PASSWORD_PEPPER) come from .dev.vars; a fresh clone starts from the committed
+// example, and a .dev.vars written before a secret existed gets the example's line for it.
+const devVars = join(root, ".dev.vars");
+const exampleVars = join(root, ".dev.vars.example");
+if (!existsSync(devVars)) copyFileSync(exampleVars, devVars);
+else {
+  const varName = (line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1];
+  const present = new Set(readFileSync(devVars, "utf8").split("\n").map(varName));
+  const missing = readFileSync(exampleVars, "utf8")
+    .split("\n")
+    .filter((line) => varName(line) && !present.has(varName(line)));
+  if (missing.length > 0) appendFileSync(devVars, `\n${missing.join("\n")}\n`);
+}
+
+// Wrangler's progress, request log and warnings (an offline machine's failed lookups among them) matter when something
+// goes wrong, not on every start: they go to the log file, whose end is printed if the start fails.
+const logFile = join(values["persist-to"] ?? join(root, ".wrangler"), "dev.log");
+let log = "inherit";
+if (!values.verbose) {
+  mkdirSync(dirname(logFile), { recursive: true });
+  log = openSync(logFile, "w");
+}
+const failed = (message) => {
+  console.error(`\n  ${message}`);
+  if (!values.verbose) {
+    const tail = readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-30).join("\n    ");
+    console.error(`\n  The end of ${logFile}:\n    ${tail}\n`);
+  }
+};
+console.log(`  Starting the service on ${origin} ...${values.verbose ? "" : ` (wrangler's log: ${logFile}; --verbose to show it)`}`);
 
 const migrate = spawnSync(join(bin, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...persist], {
   cwd: root,
   env: { ...env, CI: "true" },
-  stdio: ["ignore", "inherit", "inherit"],
+  stdio: ["ignore", log, log],
 });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+if (migrate.status !== 0) {
+  failed("Applying the database migrations failed.");
+  process.exit(migrate.status ?? 1);
+}
+const migrations = readdirSync(join(root, "migrations")).filter((name) => name.endsWith(".sql")).length;
 
 const server = spawn(
   join(bin, "wrangler"),
@@ -51,10 +86,15 @@ const server = spawn(
     ...values.var.flatMap((v) => ["--var", v]),
     ...persist,
   ],
-  { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] },
+  { cwd: root, env, stdio: ["ignore", log, log] },
 );
+if (typeof log === "number") closeSync(log);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+let ready = false;
+server.on("exit", (code) => {
+  if (!ready) failed(`wrangler dev stopped before the service was ready (exit code ${code}).`);
+  process.exit(code ?? 0);
+});
 
 async function waitForHealth() {
   for (let attempt = 0; attempt < 240; attempt++) {
@@ -86,9 +126,14 @@ try {
       after = (await page.json()).next;
     }
   }
+  ready = true;
   console.log(`
   Hospitality Content & MCP Access Service: ${origin}
-  Demo fixture: ${loaded ? "loaded into the empty local database" : "already present"}
+    MCP server          ${origin}/v1/sse  (ChatGPT: ${origin}/v1/chatgpt)
+    Content API         ${origin}/api/v3/content/...  (OpenAPI: ${origin}/api/v3/openapi.json)
+    Identity realm      ${origin}/realms/hospitality
+    Operator API        ${origin}/admin/v1  (npm run admin -- --help)
+  Database: ${migrations} migrations applied locally. Demo fixture: ${loaded ? "loaded into the empty local database" : "already present"}
 
   Content API keys (X-API-Key):  demo-key (1000/h)  demo-key-small (5/h)  demo-key-expired  bench-key (10,000,000/h)
   Identity clients (realm hospitality, client_credentials):
@@ -100,9 +145,11 @@ try {
   Operator token: ${ADMIN_TOKEN}
 
   Try: curl -H 'X-API-Key: demo-key' ${origin}/api/v3/content/HO-AUR/properties
+       npm run connect   (sign in as an assistant would, and get a token)
+  Read on: README.md, then docs/ (the reference of every surface).
 `);
 } catch (error) {
-  console.error(String(error));
+  failed(String(error));
   server.kill("SIGTERM");
   process.exitCode = 1;
 }

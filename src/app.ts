@@ -7,7 +7,7 @@ import type { AppEnv } from "./env";
 import { healthRoutes } from "./health/routes";
 import { isDependencyOutage } from "./http/outage";
 import { refusePlainHttp } from "./http/plain-http";
-import { identityRoutes } from "./identity/routes";
+import { identityRoutes, realmDiscoveryRoutes } from "./identity/routes";
 import { mcpRoutes } from "./mcp/routes";
 import { oauthRoutes } from "./oauth/routes";
 import { surfaceError } from "./surface-error";
@@ -22,6 +22,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", healthRoutes);
   app.route("/", contentApi());
   app.route("/", identityRoutes);
+  app.route("/", realmDiscoveryRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
   app.route("/", adminApi());

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { forgetApiKeys } from "../content/api-key";
 import { sha256Hex } from "../crypto/hash";
 import { randomId, randomSecret } from "../crypto/random";
-import { insertApiKey, listApiKeys, revokeApiKey } from "../storage/api-keys";
+import { insertApiKey, listApiKeys, revokeApiKey, updateApiKeyTerms } from "../storage/api-keys";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, IdParam, Timestamp } from "./openapi";
@@ -33,6 +33,18 @@ const ApiKeyCreate = z.strictObject({
     .optional()
     .openapi({ description: "When the key stops working; never when omitted." }),
 });
+
+const ApiKeyPatch = z
+  .strictObject({
+    hourlyLimit: ApiKeyCreate.shape.hourlyLimit.unwrap().optional(),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .refine((value) => Date.parse(value) > Date.now(), "must be in the future")
+      .nullable()
+      .optional()
+      .openapi({ description: "When the key stops working; null: never." }),
+  })
+  .refine((patch) => patch.hourlyLimit !== undefined || patch.expiresAt !== undefined, "give hourlyLimit, expiresAt or both");
 
 type KeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
 const view = (row: KeyRow) => ({
@@ -84,6 +96,29 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
       ]);
       forgetApiKeys();
       return { ...view(row), key };
+    },
+  );
+
+  keys.on(
+    {
+      method: "patch",
+      body: ApiKeyPatch,
+      summary: "Change an API key's hourly limit or expiry",
+      description: "The key's record with its new terms.",
+    },
+    async (c, row, { body }) => {
+      if (row.revoked_at !== null) return adminError(c, 409, `API key ${row.id} was revoked at ${row.revoked_at}; issue a new one.`);
+      const hourlyLimit = body.hourlyLimit ?? row.hourly_limit;
+      const expiresAt = body.expiresAt === undefined ? row.expires_at : body.expiresAt && new Date(body.expiresAt).toISOString();
+      await c.env.DB.batch([
+        updateApiKeyTerms(c.env.DB, row.id, hourlyLimit, expiresAt),
+        audit(c, "api_key.update", row.id, {
+          hourlyLimit: { from: row.hourly_limit, to: hourlyLimit },
+          expiresAt: { from: row.expires_at, to: expiresAt },
+        }),
+      ]);
+      forgetApiKeys();
+      return view({ ...row, hourly_limit: hourlyLimit, expires_at: expiresAt });
     },
   );
 

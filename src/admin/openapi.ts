@@ -26,6 +26,8 @@ export const ERRORS = {
   401: error("Missing or wrong operator token."),
   404: error("No such resource (or the operator API is off: ADMIN_TOKEN is unset)."),
   409: error("Conflicts with what is stored: a duplicate, or a state that does not allow it."),
+  429: error("Too many wrong operator tokens from this address this hour (the right one included); Retry-After says when to retry."),
+  500: error("The deployment is misconfigured (ADMIN_TOKEN too short, PASSWORD_PEPPER missing: the message says which), or failed."),
 };
 
 /** IDs that go into URLs and logs: letters, digits, `.`, `_`, `-`; no spaces, colons or control characters. */

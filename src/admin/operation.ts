@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { jsonContent } from "../http/openapi";
+import { jsonContent, operationIdOf } from "../http/openapi";
 import type { AdminEnv } from "./auth";
 import { ERRORS, notFound } from "./openapi";
 
@@ -57,6 +57,7 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
     const route = createRoute({
       method: spec.method,
       path: spec.path,
+      operationId: operationIdOf(spec.method, spec.path),
       tags: [tag],
       summary: spec.summary,
       request: {

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { entitiesByIdOrBrand, findEntity } from "../storage/entities";
+import { entitiesByIdOrBrand } from "../storage/entities";
 import {
   deleteOrganization,
   deleteScope,
@@ -28,7 +28,11 @@ const Organization = z
 const OrganizationName = z.string().trim().min(1).max(200);
 const OrganizationCreate = z.strictObject({ id: OrganizationId, name: OrganizationName, scope: z.array(SafeId).max(1000).default([]) });
 const OrganizationPatch = z.strictObject({ name: OrganizationName });
-const ScopeAdd = z.strictObject({ entityId: SafeId });
+const ScopeEntities = z.array(SafeId).min(1).max(1000);
+// One entity (`entityId`) or many (`entityIds`), all or nothing.
+const ScopeChange = z.union([z.strictObject({ entityId: SafeId }), z.strictObject({ entityIds: ScopeEntities })]);
+const scopeEntities = (change: z.output<typeof ScopeChange>) => ("entityId" in change ? [change.entityId] : [...new Set(change.entityIds)]);
+const ScopeRemove = z.strictObject({ entityIds: ScopeEntities });
 const IdParam = z.object({ id: OrganizationId.openapi({ param: { name: "id", in: "path" } }) });
 const ScopeParam = IdParam.extend({ entityId: SafeId.openapi({ param: { name: "entityId", in: "path" } }) });
 
@@ -111,15 +115,51 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
     {
       method: "post",
       path: "/scope",
-      body: ScopeAdd,
-      summary: "Add an entity to an organization's scope",
+      body: ScopeChange,
+      summary: "Add entities to an organization's scope",
       description: "The organization with its new scope.",
     },
-    async (c, row, { body: { entityId } }) => {
-      if (!(await findEntity(c.env.DB, entityId)))
-        return adminError(c, 400, `No entity ${entityId}.`, [{ field: "entityId", message: `no entity ${entityId}` }]);
-      if (row.scope.includes(entityId)) return adminError(c, 409, `${entityId} is already in ${row.id}'s scope.`);
-      await c.env.DB.batch([insertScope(c.env.DB, row.id, entityId), audit(c, "organization.scope.add", row.id, { entityId })]);
+    async (c, row, { body }) => {
+      const entityIds = scopeEntities(body);
+      const field = "entityId" in body ? () => "entityId" : (i: number) => `entityIds.${i}`;
+      const known = new Set((await entitiesByIdOrBrand(c.env.DB, entityIds, [])).map((e) => e.id));
+      const missing = entityIds.flatMap((id, i) => (known.has(id) ? [] : [{ id, field: field(i), message: `no entity ${id}` }]));
+      if (missing.length > 0) {
+        return adminError(
+          c,
+          400,
+          `No entity ${missing.map((m) => m.id).join(", ")}.`,
+          missing.map(({ field, message }) => ({ field, message })),
+        );
+      }
+      const present = entityIds.filter((id) => row.scope.includes(id));
+      if (present.length > 0)
+        return adminError(c, 409, `${present.join(", ")} ${present.length === 1 ? "is" : "are"} already in ${row.id}'s scope.`);
+      await c.env.DB.batch([
+        ...entityIds.map((entityId) => insertScope(c.env.DB, row.id, entityId)),
+        audit(c, "organization.scope.add", row.id, { entityIds }),
+      ]);
+      return reloaded(c.env.DB, row.id);
+    },
+  );
+
+  organizations.on(
+    {
+      method: "post",
+      path: "/scope/remove",
+      body: ScopeRemove,
+      summary: "Remove entities from an organization's scope",
+      description: "The organization with its new scope.",
+    },
+    async (c, row, { body }) => {
+      const entityIds = [...new Set(body.entityIds)];
+      const absent = entityIds.filter((id) => !row.scope.includes(id));
+      if (absent.length > 0)
+        return adminError(c, 404, `${absent.join(", ")} ${absent.length === 1 ? "is" : "are"} not in ${row.id}'s scope.`);
+      await c.env.DB.batch([
+        ...entityIds.map((entityId) => deleteScope(c.env.DB, row.id, entityId)),
+        audit(c, "organization.scope.remove", row.id, { entityIds }),
+      ]);
       return reloaded(c.env.DB, row.id);
     },
   );

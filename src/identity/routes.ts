@@ -1,11 +1,11 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { constantTimeEqual, sha256Hex } from "../crypto/hash";
 import { DEFAULT_REALM, realmIssuer, type AppEnv } from "../env";
 import { publicCors } from "../http/public-cors";
 import { basicCredentials } from "../http/basic-credentials";
 import { oauthError } from "../http/surface-errors";
-import { addressTokenLimit, clientTokenLimit, tokenBodyLimit } from "../rate-limit/token-requests";
+import { addressTokenLimit, clientTokenRefusal, countIssuedToken, countTokenFailure, tokenBodyLimit } from "../rate-limit/token-requests";
 import { findIdentityClient, REALM_ISSUER_KEY } from "../storage/identity-clients";
 import { publishedJwks, SIGNING_ALG } from "./signing-keys";
 import { CLIENT_ID_PATTERN, issueAccessToken, MCP_SCOPE } from "./tokens";
@@ -54,14 +54,19 @@ identityRoutes.post("/protocol/openid-connect/token", tokenBodyLimit, async (c) 
     return oauthError(400, "invalid_scope", `The only scope is ${MCP_SCOPE}.`);
   }
 
-  const clientRefusal = await clientTokenLimit(c.env, clientId);
+  const clientRefusal = await clientTokenRefusal(c.env, clientId, c.req.raw);
   if (clientRefusal) return clientRefusal;
 
   const client = await findIdentityClient(c.env.DB, REALM_ISSUER_KEY, clientId);
   // Hash and compare even for unknown clients, so response timing does not reveal which client IDs exist.
   const presented = await sha256Hex(secret);
   const matches = await constantTimeEqual(presented, client?.secret_hash ?? "0".repeat(64));
-  if (!client || !matches) return invalidClient(basic !== null);
+  if (!client || !matches) {
+    await countTokenFailure(c.env, clientId, c.req.raw);
+    return invalidClient(basic !== null);
+  }
+  const issuedRefusal = await countIssuedToken(c.env, clientId);
+  if (issuedRefusal) return issuedRefusal;
 
   return c.json(await issueAccessToken(c.env, c.req.url, client.client_id), 200, { "Cache-Control": "no-store", Pragma: "no-cache" });
 });
@@ -73,7 +78,9 @@ identityRoutes.get("/protocol/openid-connect/certs", async (c) =>
   c.json({ keys: await publishedJwks(c.env) }, 200, { "Cache-Control": "public, max-age=60" }),
 );
 
-identityRoutes.get("/.well-known/openid-configuration", (c) => {
+/** The realm's discovery document: OpenID Connect Discovery and RFC 8414 metadata alike. */
+const realmMetadata = (c: Context<AppEnv>) => {
+  if (c.req.param("realm") !== (c.env.REALM ?? DEFAULT_REALM)) return oauthError(404, "invalid_request", "Realm does not exist.");
   const issuer = realmIssuer(c.env, c.req.url);
   return c.json({
     issuer,
@@ -87,4 +94,16 @@ identityRoutes.get("/.well-known/openid-configuration", (c) => {
     scopes_supported: [MCP_SCOPE],
     claims_supported: ["iss", "aud", "sub", "azp", "client_id", "iat", "exp", "jti", "scope"],
   });
-});
+};
+
+identityRoutes.get("/.well-known/openid-configuration", realmMetadata);
+
+/**
+ * The same document where RFC 8414 §3 (and OpenID Connect clients that follow it) look for an issuer with
+ * a path: the well-known segment inserted before the path.
+ */
+export const realmDiscoveryRoutes = new Hono<AppEnv>()
+  .use("/.well-known/oauth-authorization-server/realms/*", publicCors)
+  .use("/.well-known/openid-configuration/realms/*", publicCors)
+  .get("/.well-known/oauth-authorization-server/realms/:realm", realmMetadata)
+  .get("/.well-known/openid-configuration/realms/:realm", realmMetadata);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { terminalSafe } from "../../../scripts/lib/admin-client.mjs";
 import { ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer, realmTokenResponse } from "../support/dev-server";
 import { runNode, type Run } from "../support/processes";
@@ -58,7 +59,7 @@ describe("npm run admin", () => {
       ["organization"],
       ...group("organization", "list", "show", "create", "rename", "delete", "scope add", "scope remove"),
       ...group("identity-client", "list", "show", "create", "move", "rotate-secret", "delete"),
-      ...group("api-key", "list", "show", "create", "revoke"),
+      ...group("api-key", "list", "show", "create", "update", "revoke"),
       ...group("user", "list", "show", "create", "disable", "enable", "reset-password"),
       ...group("connector-client", "list", "show", "create", "redirect-uri add", "redirect-uri remove", "delete"),
       ...group("content", "import", "export", "remove"),
@@ -87,6 +88,8 @@ describe("npm run admin", () => {
     expect((await json(["org", "rename", "org-cli", "CLI Desk 2"])).name).toBe("CLI Desk 2");
     expect((await json(["org", "scope", "remove", "org-cli", "AIR-LIS"])).scope).toEqual(["DMO-LIS"]);
     expect((await json(["org", "scope", "add", "org-cli", "HO-CAS"])).scope).toEqual(["DMO-LIS", "HO-CAS"]);
+    expect((await json(["org", "scope", "add", "org-cli", "AIR-LIS", "HO-AUR"])).scope).toEqual(["AIR-LIS", "DMO-LIS", "HO-AUR", "HO-CAS"]);
+    expect((await json(["org", "scope", "remove", "org-cli", "AIR-LIS", "HO-AUR"])).scope).toEqual(["DMO-LIS", "HO-CAS"]);
     expect((await json(["org", "show", "org-cli"])).name).toBe("CLI Desk 2");
     await expectFailure(["org", "create", "org-cli", "--name", "Again"], /Organization org-cli already exists\. \(HTTP 409 conflict\)/);
     await expectFailure(["org", "scope", "add", "org-cli", "HO-NOPE"], /No entity HO-NOPE/);
@@ -124,6 +127,11 @@ describe("npm run admin", () => {
     expect(listed.stdout).toMatch(new RegExp(`${key.id}\\s+CLI Partner\\s+7\\s+2099-01-01T00:00:00.000Z`));
     expect(listed.stdout).not.toContain(key.key);
     expect((await json(["api-key", "show", key.id])).partner).toBe("CLI Partner");
+    expect(await json(["api-key", "update", key.id, "--limit", "70", "--expires", "never"])).toMatchObject({
+      hourlyLimit: 70,
+      expiresAt: null,
+    });
+    await expectFailure(["api-key", "update", key.id], /give --limit, --expires or both/);
     expect((await json(["api-key", "revoke", key.id])).revokedAt).toEqual(expect.any(String));
     expect((await roster()).status).toBe(401);
     await expectFailure(["api-key", "revoke", key.id], /already revoked/);
@@ -166,6 +174,44 @@ describe("npm run admin", () => {
       ["connector-client", "redirect-uri", "remove", "-52n3t2pnwzOrqWW", "http://127.0.0.1:4545/cb"],
       /is not allowed for -52n3t2pnwzOrqWW/,
     );
+  });
+
+  it("prints the names clients chose without control or invisible characters: no escape sequence, link or bidi override reaches the terminal", async () => {
+    // Open registration takes a bidi override and zero-width characters.
+    const registered = await fetch(`${server.origin}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Safe\u202egnp.exe\u200b\u2066App",
+        redirect_uris: ["https://claude.ai/api/mcp/auth_callback"],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const anonymous = ((await registered.json()) as { client_id: string }).client_id;
+    // Escape sequences (an OSC 8 link, clearing the screen, an 8-bit CSI) and a line break, as a client stored
+    // before registration refused control characters would hold them.
+    const escapes = "Evil\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007\u001b[2J\u009b31m\u007fApp\r\nFAKE ROW";
+    const created = await json(["connector-client", "create", "--name", escapes, "--redirect-uri", "https://evil.example/cb"]);
+
+    const runs = await Promise.all([
+      cli(["connector-client", "list"]),
+      cli(["connector-client", "show", anonymous]),
+      cli(["connector-client", "show", created.clientId]),
+      cli(["--json", "connector-client", "list"]),
+      cli(["--json", "connector-client", "show", created.clientId]),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(0);
+      // Controls (line breaks aside, which lay out the output), DEL, C1, separators and invisible formatting characters.
+      expect(run.stdout.replaceAll("\n", "")).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
+      // Nor escaped in JSON, for `jq -r` to turn back into the characters.
+      expect(run.stdout).not.toMatch(/\\u00(1b|07|9b)/);
+    }
+    expect(runs[0].stdout).toContain("Safegnp.exeApp");
+    expect(runs[0].stdout).toContain("Evil]8;;https://evil.exampleclick]8;;[2J31mAppFAKE ROW");
+    expect(runs[0].stdout.split("\n").some((line) => line.startsWith("FAKE ROW"))).toBe(false);
+    expect(JSON.parse(runs[4].stdout).name).toBe("Evil]8;;https://evil.exampleclick]8;;[2J31mAppFAKE ROW");
   });
 
   it("exports content and imports it back byte for byte, in both formats, changing nothing", async () => {
@@ -304,7 +350,7 @@ describe("npm run admin", () => {
 
   it("shows the audit log, rotates the signing key, prints the OpenAPI document, and reports a wrong token or an unreachable server", async () => {
     const audit = await cli(["audit", "--limit", "5"]);
-    expect(audit.stdout.split("\n")[0]).toMatch(/^ID\s+AT\s+ACTOR\s+ACTION\s+TARGET$/);
+    expect(audit.stdout.split("\n")[0]).toMatch(/^ID\s+AT\s+ACTOR\s+ACTION\s+TARGET\s+CHANGES$/);
     expect(audit.stdout).toMatch(/token:[0-9a-f]{16}\s+content\.remove\s+HO-CLI/);
     expect((await json(["signing-key", "rotate"])).kid).toEqual(expect.any(String));
     expect(JSON.parse((await cli(["openapi"])).stdout).openapi).toBe("3.1.0");
@@ -314,5 +360,21 @@ describe("npm run admin", () => {
     const away = await cli(["org", "list"], { env: { ADMIN_URL: "http://127.0.0.1:9" } });
     expect(away.code).toBe(1);
     expect(away.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+describe("terminalSafe: what the CLI prints of the server's answers", () => {
+  it("removes C0 and C1 controls, DEL, line separators and invisible formatting characters from every string, keys included", () => {
+    const controls = [
+      ...Array.from({ length: 0x20 }, (_, c) => c),
+      ...Array.from({ length: 0x21 }, (_, c) => 0x7f + c),
+      ...[0x061c, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e],
+      ...[0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff, 0xe0041],
+    ].map((c) => String.fromCodePoint(c));
+    const dirty = `a${controls.join("b")}z`;
+    expect(terminalSafe(dirty)).toBe(`a${"b".repeat(controls.length - 1)}z`);
+    expect(terminalSafe({ [`k\u001b[2J`]: [dirty, { name: "Caf\u00e9 \u4e2d\u6587 \ud83c\udfe8", n: 3, on: true, none: null }] })).toEqual({
+      "k[2J": [`a${"b".repeat(controls.length - 1)}z`, { name: "Caf\u00e9 \u4e2d\u6587 \ud83c\udfe8", n: 3, on: true, none: null }],
+    });
   });
 });

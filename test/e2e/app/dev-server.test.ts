@@ -1,15 +1,18 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { devServer, realmTokenResponse } from "../support/dev-server";
 
 const server = devServer();
 
 describe("npm run dev", () => {
-  it("applies migrations, loads the demo fixture and prints the demo credentials", () => {
+  it("applies migrations, loads the demo fixture and prints the demo credentials, keeping wrangler's output in its log", () => {
     const output = server.output();
-    expect(output).toContain("0001_content_and_access.sql");
-    expect(output).toContain("Demo fixture: loaded into the empty local database");
+    expect(output).toMatch(/Database: \d+ migrations applied locally\. Demo fixture: loaded into the empty local database/);
+    for (const noise of ["[wrangler", "getaddrinfo", "responseMode", "▲", "✘", "    at "]) expect(output).not.toContain(noise);
+    const log = /wrangler's log: (\S+);/.exec(output)![1]!;
+    expect(readFileSync(log, "utf8")).toContain("0001_content_and_access.sql");
     for (const credential of [
       "demo-key",
       "demo-key-small",
@@ -19,7 +22,7 @@ describe("npm run dev", () => {
       "orphan-client / orphan-secret",
       "ana@aurora.example / aurora-password",
       "demo-connector",
-      "dev-admin-token",
+      "dev-admin-token-not-for-production-use",
     ]) {
       expect(output).toContain(credential);
     }

@@ -1,12 +1,16 @@
+import AxeBuilder from "@axe-core/playwright";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
 import { chromium, type Browser, type BrowserServer, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer } from "../support/dev-server";
 import { killProcess } from "../support/processes";
 
@@ -57,11 +61,32 @@ afterAll(async () => {
   if (pid) killProcess(pid);
 });
 
+/**
+ * What axe-core finds on the page (WCAG 2.2 A and AA, contrast of focus rings and borders included), as
+ * "rule: target" lines; with UPDATE_SCREENSHOTS=1 the page is also kept as docs/images/<name>.png.
+ */
+async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
+  if (process.env.UPDATE_SCREENSHOTS === "1") {
+    mkdirSync("docs/images", { recursive: true });
+    await page.screenshot({ path: `docs/images/${name}.png`, fullPage: true });
+  }
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  return violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(" ")}`));
+}
+
 /** Signs in as the fixture user and allows, with the keyboard only; resolves with the callback URL. */
 async function signInAndAllow(page: Page, authorizationUrl: string): Promise<URL> {
   const before = callbacks.length;
+  await signInAndAllowWithKeys(page, authorizationUrl);
+  expect(callbacks.length).toBe(before + 1);
+  return callbacks[callbacks.length - 1]!;
+}
+
+/** The person's part: sign in as the fixture user and allow, keyboard only, each page checked by axe-core. */
+async function signInAndAllowWithKeys(page: Page, authorizationUrl: string): Promise<void> {
   await page.goto(authorizationUrl);
   expect(await page.locator("h1").textContent()).toContain("Sign in to connect");
+  expect(await accessibilityProblems(page, "sign-in")).toEqual([]);
   // The email field has focus on arrival.
   await page.keyboard.type("ana@aurora.example");
   await page.keyboard.press("Tab");
@@ -69,13 +94,12 @@ async function signInAndAllow(page: Page, authorizationUrl: string): Promise<URL
   await page.keyboard.press("Enter");
   // The consent page is served at /authorize too, so the URL says nothing: wait for its heading.
   await page.locator("h1", { hasText: /Allow .+ to access Aurora Digital\?/ }).waitFor();
+  expect(await accessibilityProblems(page, "consent")).toEqual([]);
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Allow");
   expect(await page.evaluate(() => document.activeElement?.matches(":focus-visible"))).toBe(true);
   await page.keyboard.press("Enter");
   await page.waitForURL((url) => url.pathname === "/callback");
-  expect(callbacks.length).toBe(before + 1);
-  return callbacks[callbacks.length - 1]!;
 }
 
 describe("assistant connector, end to end", () => {
@@ -119,6 +143,38 @@ describe("assistant connector, end to end", () => {
     expect(result.structuredContent).toEqual({ entities: [{ id: "HO-AUR", name: "Aurora Hotels & Resorts", kind: "brand" }] });
     await transport.terminateSession();
     await mcp.close();
+  });
+
+  it("npm run connect: a loopback callback, the sign-in in Chromium, the code exchanged, a token that lists the tools", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["scripts/connect.mjs", "--url", server.origin, "--port", String(port), "--no-open"], {
+      cwd: ROOT,
+    });
+    try {
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+      await expect.poll(() => /http:\/\/\S+\/authorize\?\S+/.test(output), { timeout: 30_000 }).toBe(true);
+      const context = await browser.newContext();
+      await signInAndAllowWithKeys(await context.newPage(), /http:\/\/\S+\/authorize\?\S+/.exec(output)![0]);
+      await context.close();
+      expect(await exited, output).toBe(0);
+      expect(output).toMatch(/export TOKEN='[^']+'/);
+      expect(output).toContain("tools/list at");
+      expect(output).toMatch(/service_query, service_search_documents, service_list_entities/);
+    } finally {
+      if (child.pid) killProcess(child.pid);
+    }
+  });
+
+  it("oauth4webapi discovers the realm's issuer by RFC 8414 and by OpenID Connect Discovery", async () => {
+    const issuer = new URL(`${server.origin}/realms/hospitality`);
+    for (const algorithm of ["oauth2", "oidc"] as const) {
+      const response = await oauth.discoveryRequest(issuer, { algorithm, [oauth.allowInsecureRequests]: true });
+      const as = await oauth.processDiscoveryResponse(issuer, response);
+      expect(as.token_endpoint).toBe(`${issuer.href}/protocol/openid-connect/token`);
+    }
   });
 
   it("the MCP SDK Client's own OAuth support goes from a 401 through registration and sign-in to a tool call", async () => {

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../../../src/crypto/hash";
-import { admin, adminJson } from "../support/admin";
+import { verifyPassword } from "../../../src/crypto/password";
+import { admin, adminJson, adminRequest } from "../support/admin";
+import { fetchWith } from "../support/app";
 import { ANA, authorizeAs, Browser, connectorTokens, demoRequest, signIn, tokenRequest } from "../support/connector";
 import { expectErrorResponse, get } from "../support/content";
 import { BASE, callTool, clientCredentials, expectEnvelope, initializeRequest, openSession, post, tokenOf } from "../support/mcp";
@@ -113,6 +115,31 @@ describe("identity clients", () => {
   });
 });
 
+describe("an organization's scope, many entities at once", () => {
+  it("adds and removes several entities all or nothing, audited with what changed", async () => {
+    await adminJson("POST", "/organizations", { id: "org-many", name: "Many" }, 201);
+    const added = await adminJson("POST", "/organizations/org-many/scope", { entityIds: ["DMO-LIS", "AIR-LIS", "HO-CAS"] });
+    expect(added.scope).toEqual(["AIR-LIS", "DMO-LIS", "HO-CAS"]);
+
+    const unknown = await admin("POST", "/organizations/org-many/scope", { entityIds: ["HO-AUR", "HO-NOPE", "DMO-NADA"] });
+    expect(await expectEnvelope(unknown, 400, "bad_request")).toBe("No entity HO-NOPE, DMO-NADA.");
+    const again = await admin("POST", "/organizations/org-many/scope", { entityIds: ["HO-AUR", "DMO-LIS"] });
+    expect(await expectEnvelope(again, 409, "conflict")).toBe("DMO-LIS is already in org-many's scope.");
+    const notThere = await admin("POST", "/organizations/org-many/scope/remove", { entityIds: ["DMO-LIS", "HO-AUR"] });
+    expect(await expectEnvelope(notThere, 404, "not_found")).toBe("HO-AUR is not in org-many's scope.");
+    expect((await adminJson("GET", "/organizations/org-many")).scope).toEqual(["AIR-LIS", "DMO-LIS", "HO-CAS"]);
+
+    const removed = await adminJson("POST", "/organizations/org-many/scope/remove", { entityIds: ["DMO-LIS", "AIR-LIS"] });
+    expect(removed.scope).toEqual(["HO-CAS"]);
+    const { entries } = await adminJson("GET", "/audit?target=org-many");
+    expect(entries.slice(0, 2)).toMatchObject([
+      { action: "organization.scope.remove", detail: { entityIds: ["DMO-LIS", "AIR-LIS"] } },
+      { action: "organization.scope.add", detail: { entityIds: ["DMO-LIS", "AIR-LIS", "HO-CAS"] } },
+    ]);
+    await expectEnvelope(await admin("POST", "/organizations/org-many/scope", { entityIds: [] }), 400, "bad_request");
+  });
+});
+
 describe("API keys", () => {
   it("are issued once with the default 1000/h, listed without the key, and work on the content API", async () => {
     const key = await adminJson("POST", "/api-keys", { partner: "Hotel Search Co" }, 201);
@@ -131,6 +158,25 @@ describe("API keys", () => {
     expect(listed).toContain(key.id);
     expect(listed).not.toContain(key.key);
     expect(listed).not.toContain(await sha256Hex(key.key));
+  });
+
+  it("change their hourly limit and expiry in place, audited, and never once revoked", async () => {
+    const key = await adminJson("POST", "/api-keys", { partner: "Growing Co", hourlyLimit: 5 }, 201);
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const updated = await adminJson("PATCH", `/api-keys/${key.id}`, { hourlyLimit: 50, expiresAt });
+    expect(updated).toMatchObject({ id: key.id, hourlyLimit: 50, expiresAt });
+    expect((await get("/api/v3/content/HO-AUR/properties", key.key)).headers.get("X-RateLimit-Limit")).toBe("50");
+    expect(await adminJson("PATCH", `/api-keys/${key.id}`, { expiresAt: null })).toMatchObject({ hourlyLimit: 50, expiresAt: null });
+    const { entries } = await adminJson("GET", `/audit?target=${key.id}`);
+    expect(entries[0]).toMatchObject({ action: "api_key.update", detail: { expiresAt: { from: expiresAt, to: null } } });
+
+    await expectEnvelope(await admin("PATCH", `/api-keys/${key.id}`, {}), 400, "bad_request");
+    await expectEnvelope(await admin("PATCH", `/api-keys/${key.id}`, { hourlyLimit: 0 }), 400, "bad_request");
+    await expectEnvelope(await admin("PATCH", `/api-keys/${key.id}`, { expiresAt: "2020-01-01T00:00:00Z" }), 400, "bad_request");
+    await expectEnvelope(await admin("PATCH", "/api-keys/key_000000000000", { hourlyLimit: 9 }), 404, "not_found");
+    await adminJson("POST", `/api-keys/${key.id}/revoke`);
+    await expectEnvelope(await admin("PATCH", `/api-keys/${key.id}`, { hourlyLimit: 9 }), 409, "conflict");
+    expect((await adminJson("GET", `/api-keys/${key.id}`)).hourlyLimit).toBe(50);
   });
 
   it("carry their own hourly limit and expiry", async () => {
@@ -231,6 +277,28 @@ describe("connector users", () => {
     expect((await connectorTokens({ user: { email: "rita@aurora.example", password: reset.password } })).access_token).toEqual(
       expect.any(String),
     );
+  });
+
+  it("get peppered password hashes, and no password is set while PASSWORD_PEPPER is missing, saying so", async () => {
+    const storedHash = (id: string) =>
+      env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(id).first<string>("password_hash");
+    const { user } = await newUser("pia@aurora.example", "pia-password");
+    const created = (await storedHash(user.id))!;
+    expect(created).toMatch(/^peppered-pbkdf2-sha256\$/);
+    expect(await verifyPassword("pia-password", created, env.PASSWORD_PEPPER)).toBe(true);
+    await adminJson("POST", `/users/${user.id}/password`, { password: "pia-new-password" });
+    const reset = (await storedHash(user.id))!;
+    expect(reset).toMatch(/^peppered-pbkdf2-sha256\$/);
+    expect(await verifyPassword("pia-new-password", reset, env.PASSWORD_PEPPER)).toBe(true);
+
+    const withoutPepper = (request: Request) => fetchWith(request, { PASSWORD_PEPPER: undefined });
+    const create = await withoutPepper(adminRequest("POST", "/users", { email: "eva@aurora.example", organizationId: "org-aurora" }));
+    expect(await expectEnvelope(create, 500, "internal_error")).toMatch(/PASSWORD_PEPPER must be set/);
+    const { users } = await adminJson("GET", "/users?organizationId=org-aurora");
+    expect(users.map((u: { email: string }) => u.email)).not.toContain("eva@aurora.example");
+    const change = await withoutPepper(adminRequest("POST", `/users/${user.id}/password`, {}));
+    expect(await expectEnvelope(change, 500, "internal_error")).toMatch(/PASSWORD_PEPPER must be set/);
+    expect(await storedHash(user.id)).toBe(reset);
   });
 
   it("are listed by organization", async () => {

@@ -140,6 +140,19 @@ describe("realm keys and discovery", () => {
     });
   });
 
+  it("serves the same document at the RFC 8414 path-inserted URLs of the realm issuer, and 404 for another realm", async () => {
+    const document = await (await SELF.fetch(`${BASE}/realms/hospitality/.well-known/openid-configuration`)).text();
+    for (const wellKnown of ["oauth-authorization-server", "openid-configuration"]) {
+      const res = await SELF.fetch(`${BASE}/.well-known/${wellKnown}/realms/hospitality`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+      expect(await res.text()).toBe(document);
+      const other = await SELF.fetch(`${BASE}/.well-known/${wellKnown}/realms/elsewhere`);
+      expect(other.status).toBe(404);
+      expect(await other.json()).toMatchObject({ error: "invalid_request" });
+    }
+  });
+
   it("takes the issuer from AUTH_URL and the resource metadata from BASE_URL when they are set", async () => {
     const vars = { AUTH_URL: "https://id.hotels.example", BASE_URL: "https://mcp.hotels.example" };
     const config = await fetchWith(new Request(`${BASE}/realms/hospitality/.well-known/openid-configuration`), vars);
