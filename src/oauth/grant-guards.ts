@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { toBase64Url } from "../crypto/base64url";
 import { sha256, sha256Hex } from "../crypto/hash";
 import type { AppEnv, Env } from "../env";
+import { requestForm } from "../http/form-body";
 import { oauthError } from "../http/surface-errors";
 import { CONNECTOR_REFRESH_TOKEN_TTL_S, oauthHelpers } from "./server";
 import { forgetValidatedTokens } from "./tokens";
@@ -70,7 +71,7 @@ async function wrongVerifier(env: Env, requestUrl: string, code: string, verifie
 /** The replay and PKCE guards, and the record of each rotation the provider makes. */
 export const tokenGrantGuards = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== "POST") return next();
-  const form = new URLSearchParams(new TextDecoder().decode(await c.req.raw.clone().arrayBuffer()));
+  const form = await requestForm(c.req.raw);
   const grantType = form.get("grant_type");
   const refreshToken = grantType === "refresh_token" ? form.get("refresh_token") : null;
   const code = grantType === "authorization_code" ? form.get("code") : null;

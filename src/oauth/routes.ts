@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { intVar, isDevelopment, type AppEnv } from "../env";
 import { oauthError } from "../http/surface-errors";
 import { basicCredentials } from "../http/basic-credentials";
+import { requestForm } from "../http/form-body";
 import { publicCors } from "../http/public-cors";
 import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { rateCounter } from "../rate-limit/rate-counter";
@@ -30,9 +31,7 @@ const serveByProvider = (c: Context<AppEnv>) =>
 async function requestedClientId(request: Request): Promise<string | undefined> {
   const basic = basicCredentials(request.headers.get("Authorization") ?? undefined);
   if (basic === "malformed") return undefined;
-  return (
-    basic?.clientId ?? new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer())).get("client_id") ?? undefined
-  );
+  return basic?.clientId ?? (await requestForm(request)).get("client_id") ?? undefined;
 }
 
 /** Per-address and per-client limits in front of the provider's token endpoint, and the address limit on registration. */
