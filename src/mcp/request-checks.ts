@@ -50,9 +50,13 @@ const searchesIn = (messages: unknown[]): number => messages.filter((m) => class
  */
 export function requestCost(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
-  if (messages.length > MAX_BATCH_MESSAGES || searchesIn(messages) > MAX_BATCH_SEARCHES) return 1;
-  const cost = messages.map(classify).reduce((sum, { request, search }) => sum + (search ? SEARCH_COST : request ? 1 : 0), 0);
-  return Math.max(1, cost);
+  if (messages.length > MAX_BATCH_MESSAGES) return 1;
+  const kinds = messages.map(classify);
+  if (kinds.filter((kind) => kind.search).length > MAX_BATCH_SEARCHES) return 1;
+  return Math.max(
+    1,
+    kinds.reduce((sum, { request, search }) => sum + (search ? SEARCH_COST : request ? 1 : 0), 0),
+  );
 }
 
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
