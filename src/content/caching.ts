@@ -31,6 +31,21 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaqueTag(tag) === wanted);
 }
 
+/**
+ * The answer to a GET whose ETag is known before its body: 304 with no body when If-None-Match matches
+ * (the same ETag, Cache-Control, Vary and `headers`), else 200 with the body `body()` makes only then.
+ */
+export function conditionalResponse(
+  c: Context,
+  etag: string,
+  body: () => BodyInit,
+  options: { contentType: string; cacheControl?: string; headers?: Record<string, string> },
+): Response {
+  const headers = { ETag: etag, "Cache-Control": options.cacheControl ?? CACHE_CONTROL, Vary: VARY, ...options.headers };
+  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
+  return new Response(body(), { status: 200, headers: { "Content-Type": options.contentType, ...headers } });
+}
+
 interface Representation {
   body: string;
   etag: string;
@@ -91,8 +106,11 @@ export async function serveCacheable(
   if ("refused" in cached) {
     return contentError(413, cached.body, requestPath(c.req.raw), undefined, { fallbackUrlPattern: FALLBACK_URL_PATTERN });
   }
-  if (ifNoneMatchMatches(c.req.header("If-None-Match"), cached.etag)) return notModified(cached);
-  return new Response(cached.body, { status: 200, headers: { ...representationHeaders(cached), Vary: LANGUAGE_VARY } });
+  const { body, etag } = cached;
+  return conditionalResponse(c, etag, () => body, {
+    contentType: JSON_TYPE,
+    headers: { Vary: LANGUAGE_VARY, ...languageHeader(cached) },
+  });
 }
 
 /** The Worker's own Cache API copy is keyed by the URL alone (the key was checked already), so it carries no Vary. */
@@ -113,15 +131,11 @@ async function fromCacheApi(cacheKey: string): Promise<Representation | Refusal 
 const languageHeader = ({ contentLanguage }: Representation): Record<string, string> =>
   contentLanguage === undefined ? {} : { "Content-Language": contentLanguage };
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 const representationHeaders = (representation: Representation): Record<string, string> => ({
-  "Content-Type": "application/json; charset=utf-8",
+  "Content-Type": JSON_TYPE,
   ETag: representation.etag,
   "Cache-Control": CACHE_CONTROL,
   ...languageHeader(representation),
 });
-
-const notModified = (representation: Representation): Response =>
-  new Response(null, {
-    status: 304,
-    headers: { ETag: representation.etag, "Cache-Control": CACHE_CONTROL, Vary: LANGUAGE_VARY, ...languageHeader(representation) },
-  });

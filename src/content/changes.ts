@@ -1,8 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { changeEntry, encodeCursor, readChanges } from "../catalogue/changes";
 import { contentSnapshot } from "../catalogue/snapshot";
-import { weakEtag } from "./caching";
-import { conditionalResponse } from "./conditional";
+import { conditionalResponse, weakEtag } from "./caching";
 import { surfaceOrigin } from "../env";
 import { jsonContent } from "../http/openapi";
 import type { ContentEnv } from "./api-key";
