@@ -456,15 +456,21 @@ content
 // --- search: the lexicon, plans, re-analysis, unanswered questions -------------------------------
 const LANGUAGES = ["en", "pt", "es", "fr", "de", "it"];
 const languageOption = () => new Option("--language <code>", "the term's language").choices(LANGUAGES).default("en");
+const KINDS = ["topic", "facet", "word"];
 const lexicon = program.command("lexicon").description("the hospitality lexicon: built-in terms and this deployment's");
 lexicon
   .command("list")
   .option("--concept <concept>", "only this concept")
   .addOption(new Option("--language <code>", "only this language").choices(LANGUAGES))
+  .addOption(new Option("--kind <kind>", "only this kind of concept").choices(KINDS))
   .description("list concepts with their terms (operator terms marked *)")
   .action(
     run(async (o) => {
-      const query = new URLSearchParams({ ...(o.concept ? { concept: o.concept } : {}), ...(o.language ? { language: o.language } : {}) });
+      const query = new URLSearchParams({
+        ...(o.concept ? { concept: o.concept } : {}),
+        ...(o.language ? { language: o.language } : {}),
+        ...(o.kind ? { kind: o.kind } : {}),
+      });
       output(o, await api("GET", `/lexicon?${query}`), (d) =>
         table(d.concepts, [
           ["CONCEPT", (c) => c.concept],
@@ -480,7 +486,12 @@ lexicon
   .argument("<concept>", "an existing concept (see lexicon list) or a new one, e.g. loyalty")
   .argument("<term>", 'a word or phrase, e.g. "Aurora Rewards"')
   .addOption(languageOption())
-  .addOption(new Option("--kind <kind>", "for a new concept: topic (default) or facet").choices(["topic", "facet"]))
+  .addOption(
+    new Option(
+      "--kind <kind>",
+      "word for a word and its equivalents (e.g. a hotel's own name for its lounge); for a new concept: topic (default) or facet",
+    ).choices(KINDS),
+  )
   .description("add a term; questions use it within 10 s")
   .action(
     run(async (o, concept, term) =>
@@ -492,10 +503,14 @@ lexicon
   .argument("<concept>")
   .argument("<term>")
   .addOption(languageOption())
+  .addOption(new Option("--kind <kind>", "word for a word's term").choices(["word"]))
   .description("remove a term this deployment added")
   .action(
     run(async (o, concept, term) => {
-      await api("DELETE", `/lexicon/terms?${new URLSearchParams({ concept, term, language: o.language })}`);
+      await api(
+        "DELETE",
+        `/lexicon/terms?${new URLSearchParams({ concept, term, language: o.language, ...(o.kind ? { kind: o.kind } : {}) })}`,
+      );
       output(o, { removed: { concept, term, language: o.language } }, () => `Removed "${term}" (${o.language}) from ${concept}.`);
     }),
   );
@@ -505,16 +520,20 @@ search
   .command("plan")
   .argument("<question>")
   .addOption(new Option("--language <code>", "the question's language (detected when omitted)").choices(LANGUAGES))
-  .description("show what a question searches for: its words, concepts, expansions and topics")
+  .description("show what a question searches for: its words and their alternatives, concepts, topics and the kind of answer")
   .action(
     run(async (o, question) =>
       output(o, await api("POST", "/search/plan", { question, ...(o.language ? { language: o.language } : {}) }), (p) =>
         [
-          `Language:  ${p.language}`,
-          `Words:     ${p.literal.join(", ") || "-"}`,
+          `Language:  ${p.language}${p.detected ? "" : " (assumed)"}`,
           `Concepts:  ${p.concepts.map((c) => `${c.concept} (${c.kind})`).join(", ") || "-"}`,
-          `Terms:     ${p.terms.map((t) => `${t.phrase} ×${t.weight}`).join(", ") || "-"}`,
-          `Topics:    ${p.topics.map((t) => `${t.phrase} +${t.boost}`).join(", ") || "-"}`,
+          `Answer:    ${p.kinds.join(", ") || "-"}`,
+          `Groups:`,
+          ...p.groups.map(
+            (g) =>
+              `  ${g.key} ×${g.weight}: ${g.alternatives.map((a) => `${a.phrase}${a.weight === 1 ? "" : ` ×${a.weight}`}`).join(", ")}`,
+          ),
+          `Topics:    ${p.topics.map((t) => `${t.concept} +${t.boost}`).join(", ") || "-"}`,
         ].join("\n"),
       ),
     ),

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { reindexPage } from "../catalogue/reindex";
 import { currentLexicon, forgetLexicon, storedLexicon } from "../search/current-lexicon";
 import { ANALYZED_LANGUAGES, DEFAULT_LANGUAGE, languageOf } from "../search/languages";
-import { BUILT_IN_TERMS } from "../search/lexicon";
+import { BUILT_IN_TERMS, CONCEPT_KINDS } from "../search/lexicon";
 import { fold } from "../search/normalize";
 import { planQuery } from "../search/plan";
 import { firstOfLastDays, oldestKeptDay, UNANSWERED_RETENTION_DAYS } from "../search/unanswered";
@@ -36,9 +36,10 @@ const Term = z
     description: 'A word or phrase; "=word" matches only as written, "~word" is weak evidence on its own.',
     example: "Aurora Rewards",
   });
-const Kind = z
-  .enum(["topic", "facet"])
-  .openapi({ description: "topic: what an FAQ can be about; facet: an aspect of many topics (price, time)." });
+const Kind = z.enum(CONCEPT_KINDS).openapi({
+  description:
+    "topic: what an FAQ can be about; facet: the kind of answer asked for (a price, a time); word: one word and its equivalents (synonyms, spellings, other languages).",
+});
 
 const LexiconTerm = z
   .object({
@@ -58,6 +59,7 @@ const LexiconQuery = z.object({
     .optional()
     .openapi({ param: { name: "concept", in: "query" } }),
   language: Language.optional().openapi({ param: { name: "language", in: "query" } }),
+  kind: Kind.optional().openapi({ param: { name: "kind", in: "query" } }),
 });
 const TermCreate = z.strictObject({
   concept: ConceptName,
@@ -72,6 +74,10 @@ const TermQuery = z.object({
   concept: ConceptName.openapi({ param: { name: "concept", in: "query" } }),
   term: Term.openapi({ param: { name: "term", in: "query" } }),
   language: Language.default(DEFAULT_LANGUAGE).openapi({ param: { name: "language", in: "query" } }),
+  kind: Kind.optional().openapi({
+    param: { name: "kind", in: "query" },
+    description: "word for a word's term; a topic's or facet's otherwise.",
+  }),
 });
 
 const PlanRequest = z.strictObject({
@@ -81,10 +87,19 @@ const PlanRequest = z.strictObject({
 const Plan = z
   .object({
     language: z.string().openapi({ description: "The language the question's own words were analysed in." }),
-    literal: z.array(z.string()).openapi({ description: "The question's own words, analysed (stems)." }),
+    detected: z.boolean().openapi({ description: "Whether that language was given or shown by the question's words." }),
     concepts: z.array(z.object({ concept: z.string(), kind: Kind })),
-    terms: z.array(z.object({ phrase: z.string(), weight: z.number(), group: z.string() })),
-    topics: z.array(z.object({ phrase: z.string(), boost: z.number() })),
+    groups: z
+      .array(
+        z.object({
+          key: z.string().openapi({ description: "w: and the positions of the question's words, or t: and a topic." }),
+          weight: z.number(),
+          alternatives: z.array(z.object({ phrase: z.string(), weight: z.number() })),
+        }),
+      )
+      .openapi({ description: "What is searched: each group counts once, by its best alternative." }),
+    topics: z.array(z.object({ concept: z.string(), boost: z.number() })),
+    kinds: z.array(z.string()).openapi({ description: "The kinds of answer asked for: price, time, distance." }),
   })
   .openapi("SearchPlan");
 
@@ -163,7 +178,9 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
         .entries()
         .filter(
           (e) =>
-            (query.concept === undefined || e.concept === query.concept) && (query.language === undefined || e.language === query.language),
+            (query.concept === undefined || e.concept === query.concept) &&
+            (query.language === undefined || e.language === query.language) &&
+            (query.kind === undefined || e.kind === query.kind),
         )
         .map((e) => ({
           ...e,
@@ -189,11 +206,12 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
     async (c, { body }) => {
       // Read from the database, not this isolate's lexicon: another isolate may have added the concept or term a moment ago.
       const stored = await storedLexicon(c.env.DB);
-      const kind = stored.kindOf(body.concept) ?? body.kind ?? "topic";
+      // Words are a namespace of their own; a topic and a facet never share a name.
+      const kind = body.kind === "word" ? "word" : (stored.kindIn("topic or facet", body.concept) ?? body.kind ?? "topic");
       if (body.kind !== undefined && body.kind !== kind) {
         return adminError(c, 409, `${body.concept} is a ${kind}; a term added to it is one too.`);
       }
-      const known = stored.entries().find((e) => e.concept === body.concept && e.language === body.language);
+      const known = stored.entries().find((e) => e.concept === body.concept && e.kind === kind && e.language === body.language);
       if (known?.terms.some((t) => fold(t) === fold(body.term))) {
         return adminError(c, 409, `"${body.term}" is already a term of ${body.concept} (${body.language}).`);
       }
@@ -216,14 +234,20 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
       description: "Removed; questions stop using it within 10 s.",
     },
     async (c, { query }) => {
+      const isWord = (kind: string) => (kind === "word") === (query.kind === "word");
       const stored = (await listLexiconTerms(c.env.DB)).find(
-        (r) => r.concept === query.concept && r.language === query.language && fold(r.term) === fold(query.term),
+        (r) => isWord(r.kind) && r.concept === query.concept && r.language === query.language && fold(r.term) === fold(query.term),
       );
       if (!stored) {
         const builtIn = BUILT_IN_TERMS.some(
-          (e) => e.concept === query.concept && e.language === query.language && e.terms.some((t) => fold(t) === fold(query.term)),
+          (e) =>
+            isWord(e.kind) &&
+            e.concept === query.concept &&
+            e.language === query.language &&
+            e.terms.some((t) => fold(t) === fold(query.term)),
         );
-        if (builtIn) return adminError(c, 409, `"${query.term}" is a built-in term (src/search/lexicon.json); change it there.`);
+        if (builtIn)
+          return adminError(c, 409, `"${query.term}" is a built-in term (src/search/lexicon.json or words.json); change it there.`);
         return notFound(c, `${query.language} term "${query.term}" of ${query.concept} added by the operator`);
       }
       await c.env.DB.batch([
@@ -249,12 +273,18 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
         content: languageOf(DEFAULT_LANGUAGE),
         language: body.language && languageOf(body.language),
       });
+      const rounded = (n: number) => Math.round(n * 1000) / 1000;
       return {
         language: plan.language.code,
-        literal: plan.literal,
-        concepts: plan.concepts.map((concept) => ({ concept, kind: current.kindOf(concept)! })),
-        terms: plan.terms.map(({ phrase, weight, group }) => ({ phrase, weight, group })),
-        topics: plan.topics.map(([pattern, boost]) => ({ phrase: pattern.trim().split(/\s+/).join(" "), boost })),
+        detected: plan.detected,
+        concepts: plan.concepts,
+        groups: plan.groups.map(({ key, weight, alternatives }) => ({
+          key,
+          weight: rounded(weight),
+          alternatives: alternatives.map((a) => ({ phrase: a.phrase, weight: rounded(a.weight) })),
+        })),
+        topics: plan.topics.map(({ concept, boost }) => ({ concept, boost: rounded(boost) })),
+        kinds: plan.kinds,
       };
     },
   );

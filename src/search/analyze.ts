@@ -10,13 +10,13 @@ import { words, type Word } from "./normalize";
  */
 
 /** The version of this analysis; rows analysed by an older one are analysed again by `search reindex`. */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 const MIN_PIECE_LENGTH = 2;
 const MIN_JOINED_LENGTH = 3;
 
 /** The stems a word contributes to the index or to a query. */
-function wordTokens(word: Word, language: Language): string[] {
+export function wordTokens(word: Word, language: Language): string[] {
   const tokens: string[] = [];
   for (const piece of word.pieces) {
     if (piece.text.length >= MIN_PIECE_LENGTH && !language.stopWords.has(piece.text)) tokens.push(language.stem(piece.text));

@@ -11,6 +11,7 @@ import { stopwords as stopFr } from "@orama/stopwords/french";
 import { stopwords as stopIt } from "@orama/stopwords/italian";
 import { stopwords as stopPt } from "@orama/stopwords/portuguese";
 import { fold } from "./normalize";
+import guardedStems from "./stems.json";
 import hotelWords from "./stopwords.json";
 
 /**
@@ -32,13 +33,29 @@ export interface Language {
   compounds: boolean;
 }
 
-const define = (code: AnalyzedLanguage, stem: (word: string) => string, stopWords: string[], compounds = false): Language => ({
-  code,
-  compounds,
-  // The stemmers expect lower-case words; folding first makes "Frühstück" and "fruhstuck" one stem.
-  stem: (word) => fold(stem(word)),
-  stopWords: new Set([...stopWords, ...hotelWords[code]].map(fold)),
-});
+/** Stems kept per language, at most: a bound on what an isolate holds, however many distinct words it reads. */
+const MAX_KEPT_STEMS = 50_000;
+
+const define = (code: AnalyzedLanguage, stem: (word: string) => string, stopWords: string[], compounds = false): Language => {
+  // Words the stemmer would merge with unrelated ones keep the stem stems.json gives them ("wellness" is not "well").
+  // Stems are kept once computed: the same few thousand words come again in every question, FAQ and lexicon term.
+  const stems = new Map<string, string>(Object.entries(guardedStems[code]));
+  const kept = new Set(hotelWords.kept[code].map(fold));
+  return {
+    code,
+    compounds,
+    // The stemmers expect lower-case words; folding first makes "Frühstück" and "fruhstuck" one stem.
+    stem: (word) => {
+      let stemmed = stems.get(word);
+      if (stemmed === undefined) {
+        stemmed = fold(stem(word));
+        if (stems.size < MAX_KEPT_STEMS) stems.set(word, stemmed);
+      }
+      return stemmed;
+    },
+    stopWords: new Set([...stopWords, ...hotelWords[code]].map(fold).filter((word) => !kept.has(word))),
+  };
+};
 
 const LANGUAGES: Record<AnalyzedLanguage, Language> = {
   en: define("en", stemEn, stopEn),

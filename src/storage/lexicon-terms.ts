@@ -2,9 +2,13 @@ import type { D1Reader } from "./reader";
 
 /** SQL for `lexicon_terms`: what an operator added to the built-in lexicon. */
 
+/** The kinds of concept (src/search/lexicon.ts): what an FAQ is about, the kind of answer asked for, a word and its equivalents. */
+export const CONCEPT_KINDS = ["topic", "facet", "word"] as const;
+export type ConceptKind = (typeof CONCEPT_KINDS)[number];
+
 export interface LexiconTermRow {
   concept: string;
-  kind: "topic" | "facet";
+  kind: ConceptKind;
   language: string;
   term: string;
   created_at: string;
@@ -22,5 +26,10 @@ export const insertLexiconTerm = (db: D1Database, row: LexiconTermRow): D1Prepar
     .prepare("INSERT INTO lexicon_terms (concept, kind, language, term, created_at) VALUES (?, ?, ?, ?, ?)")
     .bind(row.concept, row.kind, row.language, row.term, row.created_at);
 
-export const deleteLexiconTerm = (db: D1Database, key: Pick<LexiconTermRow, "concept" | "language" | "term">): D1PreparedStatement =>
-  db.prepare("DELETE FROM lexicon_terms WHERE concept = ? AND language = ? AND term = ?").bind(key.concept, key.language, key.term);
+export const deleteLexiconTerm = (
+  db: D1Database,
+  key: Pick<LexiconTermRow, "kind" | "concept" | "language" | "term">,
+): D1PreparedStatement =>
+  db
+    .prepare("DELETE FROM lexicon_terms WHERE kind = ? AND concept = ? AND language = ? AND term = ?")
+    .bind(key.kind, key.concept, key.language, key.term);

@@ -24,7 +24,15 @@ describe("the operator's lexicon", () => {
         language: "en",
         terms: expect.arrayContaining([{ term: "car park", source: "built-in", addedAt: null }]),
       },
+      {
+        concept: "parking",
+        kind: "word",
+        language: "en",
+        terms: expect.arrayContaining([{ term: "parking lot", source: "built-in", addedAt: null }]),
+      },
     ]);
+    const words = await adminJson("GET", "/lexicon?concept=parking&language=pt&kind=word");
+    expect(words.concepts.map((c: { kind: string }) => c.kind)).toEqual(["word"]);
   });
 
   it("adds a local word that questions use at once, audited, and removes it again", async () => {
@@ -46,9 +54,9 @@ describe("the operator's lexicon", () => {
   });
 
   it("makes a new concept of a new name, a facet when asked", async () => {
-    await adminJson("POST", "/lexicon/terms", { concept: "karaoke", term: "karaoke", kind: "facet", language: "pt" }, 201);
-    expect((await adminJson("GET", "/lexicon?concept=karaoke")).concepts).toEqual([
-      { concept: "karaoke", kind: "facet", language: "pt", terms: [{ term: "karaoke", source: "operator", addedAt: expect.any(String) }] },
+    await adminJson("POST", "/lexicon/terms", { concept: "pinball", term: "pinball", kind: "facet", language: "pt" }, 201);
+    expect((await adminJson("GET", "/lexicon?concept=pinball")).concepts).toEqual([
+      { concept: "pinball", kind: "facet", language: "pt", terms: [{ term: "pinball", source: "operator", addedAt: expect.any(String) }] },
     ]);
   });
 
@@ -114,11 +122,24 @@ describe("the operator's lexicon", () => {
 });
 
 describe("what a question searches for", () => {
-  it("shows its words, concepts, expansions and topics", async () => {
+  it("shows its words with their alternatives, the concepts, topics and kinds of answer", async () => {
     const plan = await adminJson("POST", "/search/plan", { question: "Posso levar o meu cão?" });
-    expect(plan).toMatchObject({ language: "pt", concepts: [{ concept: "pets", kind: "topic" }] });
-    expect(plan.terms).toContainEqual({ phrase: "pet", weight: expect.any(Number), group: "concept:pets" });
-    expect(plan.topics).toContainEqual({ phrase: "pet", boost: expect.any(Number) });
+    expect(plan).toMatchObject({ language: "pt", detected: true, kinds: [] });
+    expect(plan.concepts).toEqual(
+      expect.arrayContaining([
+        { concept: "pets", kind: "topic" },
+        { concept: "dog", kind: "word" },
+      ]),
+    );
+    const dog = plan.groups.find((g: { key: string }) => g.key === "w:4");
+    expect(dog.alternatives).toEqual(
+      expect.arrayContaining([
+        { phrase: "cao", weight: 1 },
+        { phrase: "dog", weight: expect.any(Number) },
+      ]),
+    );
+    expect(plan.groups.find((g: { key: string }) => g.key === "t:pets").alternatives).toContainEqual({ phrase: "pet", weight: 1 });
+    expect(plan.topics).toContainEqual({ concept: "pets", boost: expect.any(Number) });
     expect((await admin("POST", "/search/plan", { question: "" })).status).toBe(400);
   });
 });

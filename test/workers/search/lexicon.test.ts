@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { allLanguages, ANALYZED_LANGUAGES, languageOf } from "../../../src/search/languages";
 import { BUILT_IN_TERMS, Lexicon } from "../../../src/search/lexicon";
 import data from "../../../src/search/lexicon.json";
+import dictionary from "../../../src/search/words.json";
 import { fold } from "../../../src/search/normalize";
 
 const lexicon = new Lexicon(BUILT_IN_TERMS);
@@ -10,24 +11,38 @@ const concepts = (text: string, language?: string) => [
 ];
 
 describe("the lexicon's data", () => {
-  it("has every concept in every language it analyses, as topic or facet", () => {
-    for (const group of [data.topics, data.facets]) {
-      for (const [concept, byLanguage] of Object.entries(group)) {
-        expect(Object.keys(byLanguage).sort(), concept).toEqual([...ANALYZED_LANGUAGES].sort());
+  it("has every concept in every language it analyses, and no topic named as a facet", () => {
+    for (const kind of ["topic", "facet", "word"] as const) {
+      const byConcept = Map.groupBy(
+        BUILT_IN_TERMS.filter((e) => e.kind === kind),
+        (e) => e.concept,
+      );
+      for (const [concept, entries] of byConcept) {
+        expect(entries.map((e) => e.language).sort(), `${kind} ${concept}`).toEqual([...ANALYZED_LANGUAGES].sort());
       }
     }
     const topics = new Set(Object.keys(data.topics));
     for (const facet of Object.keys(data.facets)) expect(topics.has(facet)).toBe(false);
   });
 
+  it("names a topic's words by words of words.json, each word by its English headword first", () => {
+    for (const [topic, entry] of Object.entries(data.topics)) {
+      for (const word of (entry as { words?: string[] }).words ?? [])
+        expect(Object.keys(dictionary.words), `${topic}: ${word}`).toContain(word);
+    }
+    for (const [headword, byLanguage] of Object.entries(dictionary.words))
+      expect(byLanguage.en[0]?.replace(/^[=~?]/, ""), headword).toBe(headword);
+  });
+
   it("lists no term twice within a concept and language, and finds every term in its own words", () => {
-    for (const { concept, language, terms } of BUILT_IN_TERMS) {
-      const folded = terms.map((t) => fold(t.replace(/^[=~]/, "")));
-      expect(new Set(folded).size, `${concept} ${language}`).toBe(folded.length);
+    for (const { concept, kind, language, terms } of BUILT_IN_TERMS) {
+      const folded = terms.map((t) => fold(t.replace(/^[=~?]/, "")));
+      if (kind !== "topic") expect(new Set(folded).size, `${concept} ${language}`).toBe(folded.length);
       for (const term of terms) {
+        const found = lexicon.mentionsIn(term.replace(/^[=~?]/, ""), [languageOf(language)]).filter((m) => m.kind === kind);
         expect(
-          [...lexicon.conceptsIn(term.replace(/^[=~]/, ""), [languageOf(language)]).keys()],
-          `${concept} ${language} ${term}`,
+          found.map((m) => m.concept),
+          `${kind} ${concept} ${language} ${term}`,
         ).toContain(concept);
       }
     }
@@ -129,9 +144,35 @@ describe("concepts found in a question", () => {
       ...BUILT_IN_TERMS,
       { concept: "loyalty", kind: "topic", language: "en", terms: ["Aurora Rewards"] },
       { concept: "karaoke", kind: "facet", language: "en", terms: ["karaoke"] },
+      { concept: "club lounge", kind: "word", language: "en", terms: ["Quay Lounge"] },
     ]);
     expect([...extended.conceptsIn("how do aurora rewards work", [languageOf("en")]).keys()]).toContain("loyalty");
     expect(extended.kindOf("karaoke")).toBe("facet");
     expect(extended.kindOf("loyalty")).toBe("topic");
+    expect(extended.mentionsIn("when is the quay lounge open", [languageOf("en")]).map((m) => [m.concept, m.kind])).toContainEqual([
+      "club lounge",
+      "word",
+    ]);
+  });
+
+  it("keeps words apart from topics of the same name", () => {
+    const aufzug = lexicon.mentionsIn("Gibt es einen Aufzug?", [languageOf("de")]);
+    expect(aufzug.map((m) => `${m.kind} ${m.concept}`)).toEqual(expect.arrayContaining(["topic lift", "word lift"]));
+    expect(lexicon.expansions("lift", languageOf("en"), "word").map((p) => p.join(" "))).toEqual(["lift", "elev"]);
+  });
+
+  it("reads a facet's way of asking apart from its words of content", () => {
+    const asking = (text: string) =>
+      lexicon
+        .mentionsIn(text, [languageOf("en")])
+        .filter((m) => m.kind === "facet")
+        .map((m) => m.asking);
+    expect(asking("how much is it")).toEqual([true]);
+    expect(asking("is it free")).toEqual([false]);
+  });
+
+  it("gives no expansion that lost a word to the stop words", () => {
+    const fitness = lexicon.expansions("fitness", languageOf("en"), "topic").map((p) => p.join(" "));
+    expect(fitness).not.toContain("work"); // "work out"
   });
 });
