@@ -1,8 +1,8 @@
-import { distance } from "fastest-levenshtein";
 import { ENTITY_ID_PATTERN, ID_PREFIX } from "../catalogue/records";
 import type { EntityKind } from "../storage/entities";
 import names from "./names.json";
 import { fold, words } from "./normalize";
+import { typoDistance } from "./spelling";
 
 /**
  * Resolving a name as people write it to an entity in scope: extra words ("hotel", "the"), the brand left out,
@@ -49,7 +49,7 @@ export const MAX_CANDIDATES = 5;
 function similarity(a: string, b: string): number {
   if (a === b) return 1;
   const longest = Math.max(a.length, b.length);
-  const edits = swappedOnce(a, b) ? 1 : distance(a, b);
+  const edits = typoDistance(a, b);
   if (edits === 1 && longest >= 4) return 0.9;
   if (edits === 2 && longest >= 8) return 0.8;
   return 0;
@@ -59,13 +59,6 @@ type Scored = { candidate: Candidate; score: number };
 /** Higher score first; then by name and ID, so equal scores always come in one order. */
 const bestFirst = (a: Scored, b: Scored): number =>
   b.score - a.score || a.candidate.name.localeCompare(b.candidate.name) || a.candidate.id.localeCompare(b.candidate.id);
-
-/** Whether `b` is `a` with two neighbouring letters swapped (Aurroa, Riversdie). */
-function swappedOnce(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  const differ = [...a].flatMap((ch, i) => (ch === b[i] ? [] : [i]));
-  return differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]] && a[differ[1]] === b[differ[0]!];
-}
 
 /** The folded text with each other name of a place replaced by its English one. */
 function canonical(text: string): string {

@@ -9,18 +9,15 @@ import type { EntityKind } from "./entities";
 const IN_SCOPE = `(e.id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1)
   OR e.brand_id IN (SELECT entity_id FROM organization_scopes WHERE organization_id = ?1))`;
 
-/** How many times `pattern` occurs in the SQL text expression `text`. */
-const occurrences = (text: string, pattern: string) =>
-  `((length(${text}) - length(replace(${text}, ${pattern}, ''))) / length(${pattern}))`;
-
 /**
- * What a search looks for, as the JSON of one parameter (src/search/plan.ts): groups of terms, each counting
- * as one term (a word of the question, or a concept with its terms); the topic patterns that make an FAQ
- * about the question and what that adds; how much more a match in the question counts than one in the answer.
+ * What a search of a whole scope looks for, as the JSON of one parameter (src/search/plan.ts `rankingInput`): groups
+ * of terms, each counting as one term (a word of the question with its alternatives, or a topic with its terms);
+ * the topic patterns that make an FAQ about the question and what that adds; how much more a match in the
+ * question counts than one in the answer; the languages asked for.
  */
 export interface RankingInput {
   /** `match`: the FTS5 expression of the group's phrases ("a" OR "b c"); `patterns`: the same in stored term strings. */
-  groups: { match: string; patterns: string[]; weight: number }[];
+  groups: { key: string; match: string; patterns: string[]; weight: number }[];
   /** Topic patterns, each with what it adds to an FAQ whose question or category holds it (the most of them counts). */
   topics: [pattern: string, boost: number][];
   questionField: number;
@@ -33,34 +30,28 @@ export interface RankingInput {
 }
 
 /**
- * At most this many FAQs are ranked by BM25F: those whose matching groups weigh most by document frequency and
- * field (question or answer) alone. The rows one question may rank, however common its words are in scope.
+ * At most this many FAQs of a scope are read for ranking (src/search/rank.ts): those whose matching groups weigh most
+ * by document frequency and field (question or answer) alone. The rows one search may rank, however common its
+ * words are in scope.
  */
 export const RANKED_AT_MOST = 200;
 
 /**
- * Ranked full-text matches among the FAQs in scope, as SQL common table expressions ending in
- * `ranked(id, score, literal)`. Each FAQ is indexed with scope keys (migrations 0008, 0009): `k` and the hex
- * of its entity's ID and, for a property, of its brand's. `keys` is an SQL expression giving the FTS5
- * expression of the keys a FAQ must carry; `input` the parameter holding the RankingInput; `filters` SQL
- * conditions on the FAQ `f` and its entity `e` that a ranked FAQ meets (a category, a kind), none when
- * nothing narrows the search (the rows are then not read before they are chosen).
+ * The FAQs of a scope worth ranking, as SQL common table expressions ending in `candidates(id)`, with `df(grouping,
+ * n)` and `admitted_count(n)`. Each FAQ is indexed with scope keys (migrations 0008, 0009): `k` and the hex of its
+ * entity's ID and, for a property, of its brand's. `keys` is an SQL expression giving the FTS5 expression of the
+ * keys a FAQ must carry; `input` the parameter holding the RankingInput; `filters` SQL conditions on the FAQ `f` and
+ * its entity `e` that a candidate meets (a category, a kind), none when nothing narrows the search (the rows are
+ * then not read before they are chosen).
  *
- * The score is BM25F (k1 = 1.2, b = 0.75) over the analysed question and answer, a question match counting
- * `questionField` times, each group of terms counting as one term (its frequency the sum of its terms'),
- * weighted, computed from the admitted FAQs alone: their number and each group's document frequency among
- * them, and the average length of the FAQs ranked. FTS5's own bm25() reads the document frequency of every
- * word across the whole index, which costs the whole catalogue on every query and lets other organizations'
- * content move the ranking; this reads only what is in scope. `literal` says whether one of the question's
- * own words matched (weight 1), not only terms its concepts brought in.
+ * Document frequencies are counted among the admitted FAQs alone: FTS5's own bm25() reads the document frequency of
+ * every word across the whole index, which costs the whole catalogue on every query and lets other organizations'
+ * content move the ranking; this reads only what is in scope.
  */
-const scopeRanking = (keys: string, input: string, filters: string[]) => `
+const scopeCandidates = (keys: string, input: string, filters: string[]) => `
   admitted(expr) AS (SELECT ${keys}),
   groups(grouping, expr, weight) AS MATERIALIZED (
     SELECT key, json_extract(value, '$.match'), json_extract(value, '$.weight') FROM json_each(${input}, '$.groups')
-  ),
-  patterns(grouping, pattern) AS MATERIALIZED (
-    SELECT g.key, p.value FROM json_each(${input}, '$.groups') g, json_each(g.value, '$.patterns') p
   ),
   question_field(weight) AS MATERIALIZED (SELECT json_extract(${input}, '$.questionField')),
   -- Materialized: each group is found through the full-text index together with the scope keys, before any join.
@@ -84,27 +75,8 @@ const scopeRanking = (keys: string, input: string, filters: string[]) => `
     GROUP BY h.id
     ORDER BY sum(h.weight * ln(1 + (n.n - df.n + 0.5) / (df.n + 0.5)) * (CASE WHEN qh.id IS NULL THEN 1 ELSE q.weight END)) DESC, h.id
     LIMIT ${RANKED_AT_MOST}
-  ),
-  counted(id, grouping, weight, tf, len) AS (
-    SELECT h.id, h.grouping, h.weight,
-      -- At least 1: a row the index matched, though written before the analysis (migration 0010), still counts.
-      max(1, sum(q.weight * ${occurrences("f.terms_q", "p.pattern")} + ${occurrences("f.terms_a", "p.pattern")})),
-      q.weight * length(f.terms_q) + length(f.terms_a)
-    FROM candidates c JOIN hits h ON h.id = c.id JOIN faqs f ON f.id = h.id JOIN patterns p ON p.grouping = h.grouping CROSS JOIN question_field q
-    GROUP BY h.id, h.grouping
-  ),
-  average(len) AS (SELECT avg(len) FROM (SELECT DISTINCT id, len FROM counted)),
-  ranked(id, score, literal) AS (
-    SELECT c.id, sum(c.weight * ln(1 + (n.n - df.n + 0.5) / (df.n + 0.5)) * c.tf * 2.2 / (c.tf + 1.2 * (0.25 + 0.75 * c.len / a.len))),
-      max(c.weight >= 1)
-    FROM counted c JOIN df USING (grouping) CROSS JOIN admitted_count n CROSS JOIN average a
-    GROUP BY c.id
   )`;
 
-/** What the question's topics add to the FAQ `f`: the most that one of them its question or category is about adds. */
-const topicBoost = (input: string) =>
-  `coalesce((SELECT max(json_extract(value, '$[1]')) FROM json_each(${input}, '$.topics')
-     WHERE instr(f.terms_c, json_extract(value, '$[0]')) > 0 OR instr(f.terms_q, json_extract(value, '$[0]')) > 0), 0)`;
 const scopeKey = (id: string) => `'k' || hex(${id})`;
 /**
  * The FTS5 expression, to AND with the scope keys, admitting every FAQ in its entity's default language (`lsource`)
@@ -119,8 +91,6 @@ const shownRow = (entity: string, position: string, source: string) =>
      ORDER BY l.priority LIMIT 1), ${source})`;
 /** The FTS5 expression admitting `keys` (an SQL list of key alternatives); no key at all admits nothing. */
 const admitting = (keys: string) => `'scope_key : (' || coalesce(${keys}, 'knone') || ')'`;
-/** The FTS5 expression admitting the FAQs of one entity only: its key comes first, a property's brand key after it. */
-const admittingOwn = (id: string) => `'scope_key : ^' || ${scopeKey(id)}`;
 
 export interface ScopedEntity {
   id: string;
@@ -240,7 +210,8 @@ export async function nameCandidates(
   return results;
 }
 
-export interface RankedFaq {
+/** An FAQ as a tool shows it: in the language asked for where it is translated, else in its entity's default language. */
+export interface ShownFaq {
   /** The question and answer in `language`: a translation asked for, else as written in the entity's default language. */
   question: string;
   answer: string;
@@ -250,95 +221,131 @@ export interface RankedFaq {
   /** The question as written in the entity's default language: what names the FAQ whatever language it is shown in. */
   source_question: string;
   category: string;
-  /** 0 for an FAQ neither a term nor a topic of the question matched. */
-  score: number;
-  /** 1 when one of the question's own words matched it. */
-  literal: number;
-  /** 1 when it is about a topic of the question. */
-  topical: number;
 }
 
 /**
- * One entity's FAQs (optionally of one category), best first by the ranking of `input` among the entity's
- * own FAQs, those it does not match in stored order. Returns the page and the total before the limit. An FAQ
- * scores what the best of its rows searched scores (its default language's and its translations into the
- * languages of `input`), and is answered in the language RankingInput says.
+ * One entity's FAQs (optionally of one category) in stored order, each shown in the first language of `languages`
+ * (RFC 4647 lookup order) it is translated into, else in its default language. Returns the page and the total
+ * before the limit.
  */
 export async function entityFaqs(
   db: D1Reader,
   entityId: string,
-  options: { input: RankingInput; category?: string; limit: number },
-): Promise<{ faqs: RankedFaq[]; total: number }> {
-  const ofCategory = "f.category = ?2 COLLATE NOCASE";
+  options: { languages: string[]; category?: string; limit: number },
+): Promise<{ faqs: ShownFaq[]; total: number }> {
   const { results } = await db
     .prepare(
-      `WITH ${scopeRanking(`${admittingOwn("?1")} || ${admittingLanguages("?3")}`, "?3", options.category === undefined ? [] : [ofCategory])},
-       ${languagesAsked("?3")},
-       scores(position, score, literal, topical) AS (
-         SELECT position, max(matched + boost), max(literal), max(boost) > 0 FROM (
-           SELECT f.position, coalesce(r.score, 0) AS matched, ${topicBoost("?3")} AS boost, coalesce(r.literal, 0) AS literal
-           FROM faqs f LEFT JOIN ranked r ON r.id = f.id
-           WHERE f.entity_id = ?1 AND (f.translation = 0 OR f.language IN (SELECT tag FROM languages)) AND (?2 IS NULL OR ${ofCategory})
-         ) GROUP BY position
-       )
-       SELECT shown.question, shown.answer, shown.language, shown.translation, s.question AS source_question, s.category, sc.score, sc.literal, sc.topical,
+      `WITH ${languagesAsked("?3")}
+       SELECT shown.question, shown.answer, shown.language, shown.translation, s.question AS source_question, s.category,
          count(*) OVER () AS total
-       FROM scores sc
-       JOIN faqs s ON s.entity_id = ?1 AND s.position = sc.position AND s.translation = 0
-       JOIN faqs shown ON shown.id = ${shownRow("?1", "sc.position", "s.id")}
-       ORDER BY sc.score DESC, sc.position LIMIT ?4`,
+       FROM faqs s JOIN faqs shown ON shown.id = ${shownRow("?1", "s.position", "s.id")}
+       WHERE s.entity_id = ?1 AND s.translation = 0 AND (?2 IS NULL OR s.category = ?2 COLLATE NOCASE)
+       ORDER BY s.position LIMIT ?4`,
     )
-    .bind(entityId, options.category ?? null, JSON.stringify(options.input), options.limit)
-    .all<RankedFaq & { total: number }>();
+    .bind(entityId, options.category ?? null, JSON.stringify({ languages: options.languages }), options.limit)
+    .all<ShownFaq & { total: number }>();
   return { faqs: results.map(({ total: _, ...faq }) => faq), total: results[0]?.total ?? 0 };
 }
 
-export interface SearchHit extends RankedFaq {
+/** An FAQ row as the ranking reads it (src/search/rank.ts): its analysed text, and which FAQ of its entity it is. */
+export interface IndexedFaqRow {
+  id: number;
+  position: number;
+  language: string;
+  translation: 0 | 1;
+  category: string;
+  question: string;
+  answer: string;
+  terms_q: string;
+  terms_a: string;
+  terms_c: string;
+  /** The version of the analysis its terms were written with. */
+  analyzer: number;
+}
+
+const INDEXED_COLUMNS =
+  "f.id, f.position, f.language, f.translation, f.category, f.question, f.answer, f.terms_q, f.terms_a, f.terms_c, f.analyzer";
+
+/**
+ * Every row of one entity's FAQs (optionally of one category) that a question is ranked against: each FAQ in its
+ * entity's default language and its translations into `languages`; in stored order, the default language's first.
+ * At most the 500 FAQs an entity may hold (catalogue/records.ts), times the languages asked for.
+ */
+export async function entityFaqRows(
+  db: D1Reader,
+  entityId: string,
+  options: { languages: string[]; category?: string },
+): Promise<IndexedFaqRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${INDEXED_COLUMNS} FROM faqs f
+       WHERE f.entity_id = ?1
+         AND (f.translation = 0 OR lower(f.language) IN (SELECT lower(value) FROM json_each(?3)))
+         AND (?2 IS NULL OR f.position IN (SELECT position FROM faqs WHERE entity_id = ?1 AND translation = 0 AND category = ?2 COLLATE NOCASE))
+       ORDER BY f.position, f.translation, f.language`,
+    )
+    .bind(entityId, options.category ?? null, JSON.stringify(options.languages))
+    .all<IndexedFaqRow>();
+  return results;
+}
+
+/** A candidate of a scope's search: its row as the ranking reads it, its entity, and the FAQ as a tool shows it. */
+export interface ScopeCandidate extends IndexedFaqRow {
   entity_id: string;
   entity_name: string;
   entity_url: string | null;
+  shown: ShownFaq;
 }
 
 /**
- * Full-text search over in-scope FAQs, best first. The caller's scoped entities (a scoped brand is one key
- * for all its properties), and with an entity filter that entity's own key besides, are what FTS5 matches
- * with the terms: only in-scope FAQs are found, scored and ranked, however large the catalogue. A translation
- * carries its source's keys, so it is found exactly where its source is; an FAQ found in several languages is
- * one result, scored by its best row and answered in the language RankingInput says.
+ * The FAQs of the organization's scope worth ranking for `input` (at most RANKED_AT_MOST rows, of a category or kind
+ * when asked), with the document frequency of each group among the FAQs admitted and their number. The caller's
+ * scoped entities (a scoped brand is one key for all its properties), and with an entity filter that entity's own
+ * key besides, are what FTS5 matches with the terms: only in-scope FAQs are found, however large the catalogue. A
+ * translation carries its source's keys, so it is found exactly where its source is.
  */
-export async function searchScopedFaqs(
+export async function scopeCandidateRows(
   db: D1Reader,
   organizationId: string,
   input: RankingInput,
-  filter: { entityId?: string; kind?: EntityKind; category?: string; limit: number },
-): Promise<SearchHit[]> {
+  filter: { entityId?: string; kind?: EntityKind; category?: string },
+): Promise<{ documents: number; frequencies: Map<string, number>; rows: ScopeCandidate[] }> {
   const scope = admitting(`(SELECT group_concat(${scopeKey("entity_id")}, ' OR ') FROM organization_scopes WHERE organization_id = ?1)`);
   const entity = `CASE WHEN ?3 IS NULL THEN '' ELSE ' AND scope_key : ' || coalesce((SELECT ${scopeKey("id")} FROM entities WHERE id = ?3 COLLATE NOCASE), 'knone') END`;
   const { results } = await db
     .prepare(
-      `WITH ${scopeRanking(`${scope} || ${entity} || ${admittingLanguages("?2")}`, "?2", [
+      `WITH ${scopeCandidates(`${scope} || ${entity} || ${admittingLanguages("?2")}`, "?2", [
         ...(filter.kind === undefined ? [] : ["e.kind = ?4"]),
         ...(filter.category === undefined ? [] : ["f.category = ?5 COLLATE NOCASE"]),
       ])},
-       ${languagesAsked("?2")},
-       scores(entity_id, position, score, literal, topical) AS (
-         SELECT entity_id, position, max(matched + boost), max(literal), max(boost) > 0 FROM (
-           SELECT f.entity_id, f.position, r.score AS matched, ${topicBoost("?2")} AS boost, r.literal FROM ranked r JOIN faqs f ON f.id = r.id
-         ) GROUP BY entity_id, position
-       )
-       SELECT e.id AS entity_id, e.name AS entity_name, e.url AS entity_url, shown.question, shown.answer, shown.language,
-         shown.translation, s.question AS source_question, s.category, sc.score, sc.literal, sc.topical
-       FROM scores sc
-       JOIN faqs s ON s.entity_id = sc.entity_id AND s.position = sc.position AND s.translation = 0
-       JOIN faqs shown ON shown.id = ${shownRow("sc.entity_id", "sc.position", "s.id")}
-       JOIN entities e ON e.id = sc.entity_id
-       -- The keys admit only the scope already; the scope is checked again on what is returned.
-       WHERE ${IN_SCOPE}
-       ORDER BY sc.score DESC, s.id LIMIT ?6`,
+       ${languagesAsked("?2")}
+       SELECT ${INDEXED_COLUMNS}, e.id AS entity_id, e.name AS entity_name, e.url AS entity_url,
+         json_object('question', shown.question, 'answer', shown.answer, 'language', shown.language, 'translation', shown.translation,
+           'source_question', s.question, 'category', s.category) AS shown,
+         (SELECT n FROM admitted_count) AS documents, (SELECT json_group_object(grouping, n) FROM df) AS frequencies
+       FROM candidates c
+       JOIN faqs f ON f.id = c.id
+       JOIN faqs s ON s.entity_id = f.entity_id AND s.position = f.position AND s.translation = 0
+       JOIN faqs shown ON shown.id = ${shownRow("f.entity_id", "f.position", "s.id")}
+       JOIN entities e ON e.id = f.entity_id
+       -- The keys admit only the scope already; the scope, and the filters chosen with the candidates, are checked again on what is returned.
+       WHERE ${IN_SCOPE} AND (?4 IS NULL OR e.kind = ?4) AND (?5 IS NULL OR s.category = ?5 COLLATE NOCASE)
+       ORDER BY f.id`,
     )
-    .bind(organizationId, JSON.stringify(input), filter.entityId ?? null, filter.kind ?? null, filter.category ?? null, filter.limit)
-    .all<SearchHit>();
-  return results;
+    .bind(organizationId, JSON.stringify(input), filter.entityId ?? null, filter.kind ?? null, filter.category ?? null)
+    .all<Omit<ScopeCandidate, "shown"> & { shown: string; documents: number; frequencies: string }>();
+  const first = results[0];
+  return {
+    documents: first?.documents ?? 0,
+    // By group key: df counts each group by its index in input.groups.
+    frequencies: new Map(
+      Object.entries(JSON.parse(first?.frequencies ?? "{}") as Record<string, number>).map(([index, n]) => [
+        input.groups[Number(index)]!.key,
+        n,
+      ]),
+    ),
+    rows: results.map(({ documents: _, frequencies: __, shown, ...row }) => ({ ...row, shown: JSON.parse(shown) as ShownFaq })),
+  };
 }
 
 /** The FAQ categories that occur in the organization's scope (or of one entity in it), by name. */
