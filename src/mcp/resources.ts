@@ -1,6 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource, type Server } from "@modelcontextprotocol/server";
-import { NO_RANKING } from "../search/plan";
-import { entityFaqs, listScopedEntities, scopedEntity, type EntityCandidate, type RankedFaq } from "../storage/scoped-content";
+import { entityFaqs, listScopedEntities, scopedEntity, type EntityCandidate, type ShownFaq } from "../storage/scoped-content";
 import {
   FAQ_FORMATS,
   FAQ_TEMPLATES,
@@ -40,7 +39,7 @@ function describe(entity: { name: string; kind: keyof typeof KIND_NAMES; brand_i
   return `Questions and answers about ${entity.name}, a ${KIND_NAMES[entity.kind]}${entity.brand_id ? ` of ${entity.brand_id}` : ""}.`;
 }
 
-function markdown(entity: EntityCandidate, faqs: RankedFaq[], category: string | undefined): string {
+function markdown(entity: EntityCandidate, faqs: ShownFaq[], category: string | undefined): string {
   const about = [
     `${KIND_NAMES[entity.kind]} \`${entity.id}\``,
     ...(entity.brand_name ? [`of ${entity.brand_name} (\`${entity.brand_id}\`)`] : []),
@@ -54,7 +53,7 @@ function markdown(entity: EntityCandidate, faqs: RankedFaq[], category: string |
   return [`# ${entity.name}`, about, ...body].join("\n\n") + "\n";
 }
 
-function json(entity: EntityCandidate, faqs: RankedFaq[], category: string | undefined): string {
+function json(entity: EntityCandidate, faqs: ShownFaq[], category: string | undefined): string {
   return JSON.stringify({
     entity: {
       id: entity.id,
@@ -75,7 +74,7 @@ async function read(ctx: ToolContext, uri: string) {
   const resource: FaqResource | null = parseFaqResourceUri(uri);
   const entity = resource && (await scopedEntity(ctx.db, ctx.organizationId, resource.entityId));
   if (!resource || !entity) throw new ResourceNotFoundError(uri);
-  const { faqs } = await entityFaqs(ctx.db, entity.id, { input: NO_RANKING, category: resource.category, limit: ALL_FAQS });
+  const { faqs } = await entityFaqs(ctx.db, entity.id, { languages: [], category: resource.category, limit: ALL_FAQS });
   return {
     contents: [{ uri, mimeType: FAQ_FORMATS[resource.format].mimeType, text: RENDER[resource.format](entity, faqs, resource.category) }],
   };

@@ -17,12 +17,12 @@ const ENDPOINT_TOOLS: Record<McpEndpoint, { tools: Tool[]; instructions: string 
   "/v1/sse": {
     tools: [query, searchDocuments, listEntities],
     instructions:
-      "Answers travellers' questions from a hotel group's own content: its brands, their hotels, destinations and airports, each with FAQs. " +
-      "For a question about one hotel or place, call service_query with its name as the user wrote it (or its ID) and the question in the user's words; " +
-      "if entity is null, ask which of the candidates the user means. When the hotel is unknown, or to compare, call service_search_documents. " +
-      "service_list_entities lists what this organization can see. Answer from the FAQs returned, and name the entity they are about (entity.name). " +
-      "Pass the guest's language as language: an FAQ in another (its hotel's default, having no translation) is yours to translate. " +
-      "Each entity's FAQs are also resources: hospitality://entities/{entityId}/faqs.",
+      "Answers travellers' questions from a hotel group's content: brands, hotels, destinations and airports, each with FAQs. " +
+      "For one hotel or place, call service_query with its name as the user wrote it and the question in the user's words; " +
+      "if entity is null, ask which candidate is meant. When the hotel is unknown, or to compare, call service_search_documents. " +
+      "Name the entity the FAQs are about. Act on confidence: high, answer from the first FAQ; low, say the content may not " +
+      "answer exactly; none, say it is not in the content, never present a listed FAQ as the answer. " +
+      "Pass the guest's language as language; translate an FAQ in another. FAQs are also resources: hospitality://entities/{entityId}/faqs.",
   },
   "/v1/chatgpt": {
     tools: [search, fetchDocument],
@@ -30,6 +30,7 @@ const ENDPOINT_TOOLS: Record<McpEndpoint, { tools: Tool[]; instructions: string 
       "Answers travellers' questions from a hotel group's own content: FAQs of its hotels, brands, destinations and airports. " +
       "Call search with the question in the traveller's words, naming the hotel or city when known; then fetch the ids of the best results " +
       "and answer from their text, citing their url. Each result is one FAQ of one hotel or place: say which. " +
+      "No results means the content does not answer it: say so, do not guess. " +
       "Pass the traveller's language as language; metadata.language says the text's, which may be the hotel's own: translate it then.",
   },
 };

@@ -1,6 +1,5 @@
 import { canonicalLanguageTag } from "../../catalogue/languages";
 import { slug } from "../../search/normalize";
-import { NO_RANKING } from "../../search/plan";
 import { entityFaqs, scopedEntity } from "../../storage/scoped-content";
 import { documentTitle, documentUrl, parseDocumentId } from "./documents";
 import { DocumentFetchInput, DocumentFetchOutput } from "./schemas";
@@ -26,9 +25,7 @@ export const fetchDocument = defineTool({
     const entity = ref && shownIn !== null && (await scopedEntity(ctx.db, ctx.organizationId, ref.entityId));
     const faq =
       entity &&
-      (await entityFaqs(ctx.db, entity.id, { input: { ...NO_RANKING, languages }, limit: ALL_FAQS })).faqs.find(
-        (f) => slug(f.source_question) === ref.slug,
-      );
+      (await entityFaqs(ctx.db, entity.id, { languages, limit: ALL_FAQS })).faqs.find((f) => slug(f.source_question) === ref.slug);
     if (!entity || !faq)
       throw new ToolArgumentError(`No document ${JSON.stringify(id)} in this organization's content; pass an id that search returned.`);
     const translation = faq.translation === 1 ? faq.language : undefined;

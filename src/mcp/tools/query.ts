@@ -1,45 +1,65 @@
-import { NO_RANKING, rankingInput } from "../../search/plan";
+import { answerInEntity } from "../../search/answers";
 import { entityFaqs } from "../../storage/scoped-content";
 import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, referencedEntity } from "./entities";
-import { answerLanguages, countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, CONFIDENCE_WORDS, countIfUnanswered, questionPlan } from "./questions";
 import { QueryInput, QueryOutput } from "./schemas";
 import { defineTool } from "./tool";
+
+const faqOf = ({ question, answer, category, language }: { question: string; answer: string; category: string; language: string }) => ({
+  question,
+  answer,
+  category,
+  language,
+});
 
 export const query = defineTool({
   name: "service_query",
   title: "Query an entity's FAQs",
   description:
-    "Answers a question about one hotel, brand, destination or airport from its FAQs, best first. " +
-    "Tell the user which entity answered (entity.name). " +
-    "If entity is null, candidates lists the likely ones: ask the user, or call again with an id.",
+    "Answers a guest's question about one hotel, brand, destination or airport from its FAQs, best first. confidence: " +
+    "high, answer from the first FAQ; low, related only; none, not in the content: say so. Name the entity used; if null, ask which candidate.",
   input: QueryInput,
   output: QueryOutput,
   searches: (args) => typeof args.question === "string" && args.question.trim() !== "",
   links: ({ entity }) => (entity ? [faqResourceLink(entity)] : []),
+  says: ({ entity, confidence }, { question }) => {
+    if (entity === null)
+      return "No entity in this organization's content matches that reference; see candidates, or call again with an id.";
+    if (question === undefined)
+      return "No question was given: these are the entity's FAQs in their order, for browsing (confidence: none).";
+    return CONFIDENCE_WORDS[confidence];
+  },
   async run(args, ctx) {
     const { entity, candidates } = await referencedEntity(ctx, args.entity);
     if (!entity) {
-      return { entity: null, faqs: [], total: 0, suggestions: candidates.map((c) => c.name), candidates: candidates.map(entitySummary) };
+      return {
+        confidence: "none" as const,
+        entity: null,
+        faqs: [],
+        total: 0,
+        suggestions: candidates.map((c) => c.name),
+        candidates: candidates.map(entitySummary),
+      };
     }
-    const languages = answerLanguages(args.language, args.question);
-    const plan = args.question === undefined ? undefined : await questionPlan(ctx, args.question, args.language);
-    const { faqs, total } = await entityFaqs(ctx.db, entity.id, {
-      input: plan ? rankingInput(plan, languages) : { ...NO_RANKING, languages },
-      category: args.category,
-      limit: args.limit,
-    });
-    if (total === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
-    if (args.question !== undefined) countIfUnanswered(ctx, args.question, "service_query", faqs[0]);
-    return {
-      entity: {
-        ...entitySummary(entity),
-        ...(entity.kind === "brand" ? { propertyCount: entity.property_count } : {}),
-        matchedBy: entity.matchedBy,
-      },
-      faqs: faqs.map(({ question, answer, category, language }) => ({ question, answer, category, language })),
-      total,
+    const summary = {
+      ...entitySummary(entity),
+      ...(entity.kind === "brand" ? { propertyCount: entity.property_count } : {}),
+      matchedBy: entity.matchedBy,
     };
+    const languages = answerLanguages(args.language, args.question);
+    if (args.question === undefined) {
+      // Without a question nothing is answered: the FAQs are listed in their order, for browsing.
+      const { faqs, total } = await entityFaqs(ctx.db, entity.id, { languages, category: args.category, limit: args.limit });
+      if (total === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
+      return { confidence: "none" as const, entity: summary, faqs: faqs.map(faqOf), total };
+    }
+    const plan = await questionPlan(ctx, args.question, args.language);
+    const { found, others, confidence } = await answerInEntity(ctx.db, plan, entity, { languages, category: args.category });
+    const listed = [...found, ...others];
+    if (listed.length === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
+    countIfUnanswered(ctx, args.question, "service_query", confidence);
+    return { confidence, entity: summary, faqs: listed.slice(0, args.limit).map(faqOf), total: listed.length };
   },
 });

@@ -1,6 +1,7 @@
 import { lookupOrder } from "../../catalogue/languages";
 import { currentLexicon } from "../../search/current-lexicon";
 import { analyzedLanguageOf, DEFAULT_LANGUAGE, languageOf } from "../../search/languages";
+import type { Confidence } from "../../search/confidence";
 import { detectLanguage, planQuery, type QueryPlan } from "../../search/plan";
 import type { ToolContext } from "./tool";
 
@@ -26,15 +27,18 @@ export async function questionPlan(ctx: ToolContext, question: string, language:
   });
 }
 
-/**
- * Counts `question` as unanswered when the best FAQ found neither matches one of its own words nor is about
- * one of its topics (or nothing was found): only terms its concepts brought in, if anything, connect them.
- */
-export function countIfUnanswered(
-  ctx: ToolContext,
-  question: string,
-  tool: string,
-  best: { score: number; literal: number; topical: number } | undefined,
-): void {
-  if (!best || best.score === 0 || (best.literal === 0 && best.topical === 0)) ctx.countUnanswered(question, tool);
+/** Counts `question` as unanswered when nothing in the content answers it (the confidence a tool states: "none"). */
+export function countIfUnanswered(ctx: ToolContext, question: string, tool: string, confidence: Confidence): void {
+  if (confidence === "none") ctx.countUnanswered(question, tool);
 }
+
+/** What a confidence means, in words, for a client that reads only the text of a result; and what to do with it. */
+export const CONFIDENCE_WORDS: Record<Confidence, string> = {
+  high: "Confidence: high. The first FAQ answers the question: answer from it, and say which hotel or place it is about.",
+  low:
+    "Confidence: low. These FAQs are related, but none clearly answers the question: tell the guest what they say and " +
+    "that the content does not answer exactly what was asked; do not present them as the answer.",
+  none:
+    "Confidence: none. Nothing in this content answers the question: tell the guest so (suggest asking the hotel), and never " +
+    "present an FAQ listed here as the answer; any listed are the entity's others, for browsing.",
+};

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LanguageTag } from "../../catalogue/languages";
+import { CONFIDENCES } from "../../search/confidence";
 import { ENTITY_KINDS } from "../../storage/entities";
 
 /** Input and output schemas of the MCP tools: validation, types and the JSON Schemas of tools/list. */
@@ -38,7 +39,7 @@ export const QueryInput = z.strictObject({
     .string()
     .min(1)
     .max(200)
-    .describe('Its ID (HO-AUR-0001) or its name as written ("Lisbon Riverside", "the Aurora in Lyon"); case, accents and typos aside.'),
+    .describe('Its ID (HO-AUR-0001) or name as written ("the Aurora in Lyon"); case, accents and typos aside.'),
   question: z.string().min(1).max(500).optional().describe("The guest's question, in their words, to rank the FAQs by."),
   category: Category.optional(),
   language: Language.optional(),
@@ -58,7 +59,15 @@ const Candidates = z
   .array(Candidate)
   .describe("When no single entity fits: the ones the reference may mean, most likely first. Ask the user, or call again with an id.");
 
+/** How sure the service is that its first FAQ answers the question (src/search/confidence.ts). */
+export const Confidence = z
+  .enum(CONFIDENCES)
+  .describe(
+    "high: the first FAQ answers the question. low: related FAQs, none clearly answers. none: nothing in the content answers; never present a listed FAQ as the answer.",
+  );
+
 export const QueryOutput = z.object({
+  confidence: Confidence,
   entity: z
     .object({
       id: z.string(),
@@ -85,6 +94,7 @@ export const SearchInput = z.strictObject({
 });
 
 export const SearchOutput = z.object({
+  confidence: Confidence,
   entity: QueryOutput.shape.entity
     .unwrap()
     .omit({ propertyCount: true })

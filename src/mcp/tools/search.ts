@@ -1,6 +1,6 @@
-import { NO_RANKING, rankingInput } from "../../search/plan";
+import { answerInEntity, answerInScope, type FoundFaq } from "../../search/answers";
 import { candidateFilter, entityNamedIn } from "../../search/resolve";
-import { entityFaqs, nameCandidates, searchScopedFaqs, type EntityCandidate, type SearchHit } from "../../storage/scoped-content";
+import { entityFaqs, nameCandidates, type EntityCandidate } from "../../storage/scoped-content";
 import { documentId, documentTitle, documentUrl } from "./documents";
 import { answerLanguages, countIfUnanswered, questionPlan } from "./questions";
 import { DocumentSearchInput, DocumentSearchOutput } from "./schemas";
@@ -23,22 +23,31 @@ async function namedEntity(ctx: ToolContext, query: string): Promise<{ entity: E
 /**
  * ChatGPT sends one query, often naming the hotel: then the rest of it is searched in that hotel's FAQs
  * only (its name would otherwise match every FAQ that repeats it), and a query that is nothing but the
- * name gets the hotel's first FAQs. Otherwise the whole scope is searched.
+ * name gets the hotel's first FAQs. Otherwise the whole scope is searched. Nothing is returned when nothing
+ * in the content answers the question, so ChatGPT says so rather than cite an FAQ about something else.
  */
-async function searchHits(ctx: ToolContext, query: string, language: string | undefined): Promise<SearchHit[]> {
+async function searchHits(ctx: ToolContext, query: string, language: string | undefined): Promise<FoundFaq[]> {
   const named = await namedEntity(ctx, query);
   const question = named?.question ?? query;
   const plan = await questionPlan(ctx, question, language);
   const languages = answerLanguages(language, question);
-  if (plan.terms.length > 0) {
-    return searchScopedFaqs(ctx.db, ctx.organizationId, rankingInput(plan, languages), {
-      entityId: named?.entity.id,
-      limit: SEARCH_RESULTS,
-    });
+  if (plan.groups.length === 0) {
+    if (!named) return [];
+    const { faqs } = await entityFaqs(ctx.db, named.entity.id, { languages, limit: SEARCH_RESULTS });
+    return faqs.map((faq) => ({
+      ...faq,
+      entity_id: named.entity.id,
+      entity_name: named.entity.name,
+      entity_url: named.entity.url,
+      score: 0,
+    }));
   }
-  if (!named) return [];
-  const { faqs } = await entityFaqs(ctx.db, named.entity.id, { input: { ...NO_RANKING, languages }, limit: SEARCH_RESULTS });
-  return faqs.map((faq) => ({ ...faq, entity_id: named.entity.id, entity_name: named.entity.name, entity_url: named.entity.url }));
+  const { found, confidence } =
+    named && named.entity.kind !== "brand"
+      ? await answerInEntity(ctx.db, plan, named.entity, { languages })
+      : await answerInScope(ctx.db, plan, ctx.organizationId, { languages, entityId: named?.entity.id });
+  countIfUnanswered(ctx, query, "search", confidence);
+  return found.slice(0, SEARCH_RESULTS);
 }
 
 export const search = defineTool({
@@ -47,13 +56,13 @@ export const search = defineTool({
   description:
     "Searches the FAQs of the hotels, brands, destinations and airports this organization can see, for a traveller's question " +
     "in their own words (any of English, Portuguese, Spanish, French, German, Italian), best first; a query that names a hotel " +
-    "searches that hotel's FAQs. Each result is one FAQ; call fetch with its id for the answer, and cite its url.",
+    "searches that hotel's FAQs. Each result is one FAQ; call fetch with its id for the answer, and cite its url. " +
+    "No results means the content does not answer the question: say so rather than guess.",
   input: DocumentSearchInput,
   searches: () => true,
   output: DocumentSearchOutput,
   async run({ query, language }, ctx) {
     const hits = await searchHits(ctx, query, language);
-    countIfUnanswered(ctx, query, "search", hits[0]);
     return {
       results: hits.map((hit) => {
         const translation = hit.translation === 1 ? hit.language : undefined;

@@ -30,6 +30,8 @@ interface ToolDefinition<I extends z.ZodObject, O extends z.ZodObject> {
   links?(result: z.output<O>): ResourceLink[];
   /** Whether a call with these (unvalidated) arguments ranks text, the work a quota weighs more. */
   searches?(args: Record<string, unknown>): boolean;
+  /** What the result of a call with `args` means, in words, for clients that read only its text (after the JSON). */
+  says?(result: z.output<O>, args: z.output<I>): string;
 }
 
 export interface Tool {
@@ -49,16 +51,19 @@ export const supportsStructuredContent = (protocolVersion: string): boolean => p
 
 /**
  * What a listed schema leaves out, since every client reads tools/list into its context: the bounds zod
- * writes for any integer (they say nothing), and in output schemas the descriptions and closed objects,
- * which only validation reads (what a field means is said in the tool's description and input schema).
+ * writes for any integer (they say nothing), and in output schemas the descriptions, closed objects and the
+ * type beside an enum of strings, which only validation reads (what a field means is said in the tool's
+ * description and input schema; an enum of strings admits strings only).
  */
 function compact(node: unknown, io: "input" | "output"): unknown {
   if (Array.isArray(node)) return node.map((item) => compact(item, io));
   if (typeof node !== "object" || node === null) return node;
+  const enumerated = "enum" in node;
   return Object.fromEntries(
     Object.entries(node).flatMap(([key, value]) => {
       if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) return [];
       if (io === "output" && (key === "description" || (key === "additionalProperties" && value === false))) return [];
+      if (io === "output" && enumerated && key === "type" && value === "string") return [];
       return [
         [
           key,
@@ -113,12 +118,15 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
         if (error instanceof ToolArgumentError) return toolError(error.message);
         throw error;
       }
-      // Every field is in the text as JSON, so a client that cannot read structuredContent loses nothing.
-      if (!supportsStructuredContent(ctx.protocolVersion)) return { content: [{ type: "text", text: JSON.stringify(result) }] };
-      return {
-        content: [{ type: "text", text: JSON.stringify(result) }, ...(definition.links?.(result) ?? [])],
-        structuredContent: result,
-      };
+      // Every field is in the text as JSON, so a client that cannot read structuredContent loses nothing; what the
+      // result means follows in words.
+      const words = definition.says?.(result, parsed.data);
+      const text: CallToolResult["content"] = [
+        { type: "text", text: JSON.stringify(result) },
+        ...(words === undefined ? [] : [{ type: "text" as const, text: words }]),
+      ];
+      if (!supportsStructuredContent(ctx.protocolVersion)) return { content: text };
+      return { content: [...text, ...(definition.links?.(result) ?? [])], structuredContent: result };
     },
   };
 }

@@ -8,7 +8,7 @@ import { BASE, expectEnvelope, initializeRequest, mcpHeaders, realmTokens, sdkCl
 
 /** /v1/chatgpt: `search` and `fetch` in the shape OpenAI documents for ChatGPT, on the same scope, limits and retrieval. */
 
-const tokens = realmTokens("aurora", "boreal");
+const tokens = realmTokens("aurora", "boreal", "kestrel");
 const CHATGPT = "/v1/chatgpt";
 
 type Content = { type: string; text?: string }[];
@@ -105,6 +105,16 @@ describe("search and fetch for ChatGPT", () => {
     for (const r of named) expect(r.id).toMatch(/^HO-AUR-0001\//);
     const anywhere = await search("can I bring my dog");
     expect(new Set(anywhere.map((r) => r.id.split("/")[0])).size).toBeGreaterThan(1);
+    await client.close();
+  });
+
+  it("returns no results when nothing in the content answers, and the right FAQ among several alike when it does", async () => {
+    const client = await sdkClient(tokens.kestrel, { endpoint: CHATGPT });
+    const search = async (query: string) => (await call(client, "search", { query })).parsed.results as { id: string }[];
+    expect(await search("can we bring our dog to the Kestrel Praia Dourada Resort & Spa?")).toEqual([]);
+    expect((await search("is the adults-only pool at the Kestrel Praia Dourada Resort & Spa heated?"))[0]!.id).toMatch(
+      /^HO-KES-0002\/is-the-adults-only-pool/,
+    );
     await client.close();
   });
 

@@ -4,11 +4,11 @@ import { dayOf } from "../../../src/search/unanswered";
 import { RANKED_AT_MOST } from "../../../src/storage/scoped-content";
 import { importRecords, tokenForNewOrganization } from "../support/admin";
 import { fetchWith } from "../support/app";
-import { callTool, type Caller, mcpPost, openCallers, openSession } from "../support/mcp";
+import { callTool, type Caller, mcpPost, openCallers, openSession, post } from "../support/mcp";
 
 /** Guest questions in the guest's words, and hotels named as people name them, through the tools. */
 
-const { aurora, boreal } = openCallers("aurora", "boreal");
+const { aurora, boreal, kestrel } = openCallers("aurora", "boreal", "kestrel");
 const call = (who: Caller, name: string, args: Record<string, unknown>) => callTool(who.token, who.session, name, args);
 // HO-AUR-0004 has an FAQ in every category but Parking; HO-AUR-0002 has Parking.
 const HOTEL = "HO-AUR-0004";
@@ -215,6 +215,87 @@ describe("hotels named as people name them", () => {
   });
 });
 
+describe("how sure the answer is, for an assistant to act on", () => {
+  const RESORT = "HO-KES-0002";
+  const words = async (who: Caller, name: string, args: Record<string, unknown>) => {
+    const res = await post(who.token, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name, arguments: args } }, who.session);
+    const reply = await res.json<{ result: { content: { type: string; text: string }[] } }>();
+    return reply.result.content.map((c) => c.text);
+  };
+
+  it("answers a realistic hotel's question with confidence high, the right FAQ first among several alike", async () => {
+    const { confidence, faqs } = await call(kestrel, "service_query", {
+      entity: RESORT,
+      question: "Is the main pool heated in winter?",
+      limit: 3,
+    });
+    expect(confidence).toBe("high");
+    expect(faqs[0].question).toBe("Is the main pool heated?");
+    const [, said] = await words(kestrel, "service_query", { entity: RESORT, question: "Is the main pool heated in winter?" });
+    expect(said).toMatch(/^Confidence: high\. The first FAQ answers/);
+  });
+
+  it("says none, in the result and in words, when nothing in the content answers, and lists the entity's FAQs for browsing only", async () => {
+    for (const [who, entity] of [
+      [kestrel, RESORT],
+      [aurora, "HO-AUR-0001"],
+    ] as const) {
+      const result = await call(who, "service_query", { entity, question: "can we bring our dog along?", limit: 3 });
+      expect(result.confidence, entity).toBe("none");
+      expect(result.faqs.length).toBeGreaterThan(0);
+      const [, said] = await words(who, "service_query", { entity, question: "can we bring our dog along?" });
+      expect(said).toMatch(/^Confidence: none\. Nothing in this content answers the question/);
+    }
+    const search = await call(kestrel, "service_search_documents", { query: "are dogs allowed?", entityId: RESORT });
+    expect(search).toMatchObject({ confidence: "none", results: [] });
+  });
+
+  it("answers and abstains for each organization from its own content only, from both sides", async () => {
+    const own = await call(kestrel, "service_search_documents", { query: "is breakfast included?", limit: 50 });
+    expect(own.results.length).toBeGreaterThan(0);
+    for (const r of own.results) expect(r.entityId).toMatch(/^HO-KES-/);
+    const theirs = await call(aurora, "service_search_documents", { query: "is breakfast included?", limit: 50 });
+    for (const r of theirs.results) expect(r.entityId).toMatch(/^(HO-AUR|DMO-LIS)/);
+    expect((await call(aurora, "service_query", { entity: "Kestrel Praia Dourada", question: "is the pool heated?" })).entity).toBeNull();
+    expect((await call(kestrel, "service_query", { entity: "HO-AUR-0004", question: "Can I bring my dog?" })).entity).toBeNull();
+    // What one organization's content answers is never the other's answer.
+    expect(
+      (await call(kestrel, "service_search_documents", { query: "Aurora Lisbon Riverside parking" })).results.every(
+        (r: { entityId: string }) => r.entityId.startsWith("HO-KES-"),
+      ),
+    ).toBe(true);
+  });
+
+  it("ranks FAQs an older analysis wrote as the current one would, before they are analysed again", async () => {
+    await importRecords([
+      {
+        id: "DMO-STALE",
+        kind: "destination",
+        name: "Stale Terms",
+        faqs: [
+          { category: "Getting around", question: "Is there a tram to the old town?", answer: "Tram 28 stops at the door." },
+          { category: "Good to know", question: "Is the tap water safe to drink?", answer: "Yes, it is." },
+        ],
+      },
+    ]);
+    // As a row written before migration 0010 holds it: words folded, nothing stemmed, analyzer 0.
+    await env.DB.prepare(
+      "UPDATE faqs SET terms_q = ' ' || lower(question) || ' ', terms_a = ' ' || lower(answer) || ' ', analyzer = 0 WHERE entity_id = 'DMO-STALE'",
+    ).run();
+    const token = await tokenForNewOrganization("org-stale", ["DMO-STALE"]);
+    const session = await openSession(token);
+    const { faqs, confidence } = await callTool(token, session, "service_query", { entity: "DMO-STALE", question: "trams?" });
+    expect(faqs[0].question).toBe("Is there a tram to the old town?");
+    expect(confidence).not.toBe("none");
+  });
+
+  it("states a confidence on every result, without a question too", async () => {
+    expect((await call(kestrel, "service_query", { entity: RESORT })).confidence).toBe("none");
+    expect((await call(kestrel, "service_query", { entity: "no such hotel" })).confidence).toBe("none");
+    expect((await call(kestrel, "service_search_documents", { query: "pool towels", entityId: "no such hotel" })).confidence).toBe("none");
+  });
+});
+
 describe("questions the content does not answer", () => {
   const counted = (organizationId: string, question: string) =>
     env.DB.prepare("SELECT sum(count) AS n FROM unanswered_questions WHERE organization_id = ? AND question = ? AND day = ?")
@@ -258,6 +339,6 @@ describe("questions the content does not answer", () => {
     );
     const reply = await res.json<{ result: { isError?: boolean; content: { text: string }[] } }>();
     expect(reply.result.isError).toBeUndefined();
-    expect(JSON.parse(reply.result.content[0]!.text)).toEqual({ results: [] });
+    expect(JSON.parse(reply.result.content[0]!.text)).toEqual({ confidence: "none", results: [] });
   });
 });

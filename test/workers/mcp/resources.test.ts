@@ -293,6 +293,7 @@ describe("tool results that link to resources", () => {
     const query = await client.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001", question: "parking" } });
     expect(query.content).toEqual([
       { type: "text", text: expect.any(String) },
+      { type: "text", text: expect.stringMatching(/^Confidence: /) },
       { type: "resource_link", uri: HOTEL, name: "HO-AUR-0001-faqs", title: "FAQs of Aurora Lisbon Riverside", mimeType: "text/markdown" },
     ]);
     const search = await client.callTool({ name: "service_search_documents", arguments: { query: "parking", limit: 3 } });
@@ -302,7 +303,7 @@ describe("tool results that link to resources", () => {
     await client.close();
 
     const old = await clientFor(tokens.aurora, "2025-03-26");
-    expect((await old.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001" } })).content).toHaveLength(1);
+    expect((await old.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001" } })).content).toHaveLength(2);
     await old.close();
   });
 });
