@@ -140,7 +140,9 @@ try {
     aurora-assistant / aurora-secret  -> org-aurora (HO-AUR, DMO-LIS)
     boreal-assistant / boreal-secret  -> org-boreal (HO-BOR)
     orphan-client / orphan-secret     -> no organization
-  Connector sign-in (OAuth, ${origin}/authorize):  ana@aurora.example / aurora-password -> org-aurora
+    kestrel-assistant / kestrel-secret  -> org-kestrel (HO-KES: five hotels with FAQ pages as real hotels publish them)
+  Connector sign-in (OAuth, ${origin}/authorize):  ana@aurora.example / aurora-password -> org-aurora,
+    marta@kestrel.example / kestrel-password -> org-kestrel
     pre-registered public client demo-connector, redirect http://localhost:8976/callback
   Operator token: ${ADMIN_TOKEN}
 

@@ -111,7 +111,9 @@ describe("content import", () => {
     ]);
     expect((await get("/api/v3/content/HO-EDIT-3/faq.json")).status).toBe(404);
     // FTS follows: the new text is searchable (as analysed: "changed" is indexed as its stem), nothing of the removed property is left.
-    const hits = await env.DB.prepare("SELECT count(*) AS n FROM faq_search WHERE faq_search MATCH ?")
+    const hits = await env.DB.prepare(
+      "SELECT count(*) AS n FROM faq_search JOIN faqs f ON f.id = faq_search.rowid WHERE faq_search MATCH ? AND f.entity_id LIKE 'HO-EDIT-%'",
+    )
       .bind(`"${indexedAs("changed")}"`)
       .first<{ n: number }>();
     expect(hits!.n).toBe(1);

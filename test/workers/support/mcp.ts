@@ -8,6 +8,7 @@ export const CLIENTS = {
   aurora: ["aurora-assistant", "aurora-secret"],
   boreal: ["boreal-assistant", "boreal-secret"],
   orphan: ["orphan-client", "orphan-secret"],
+  kestrel: ["kestrel-assistant", "kestrel-secret"],
 } as const;
 
 type FixtureClient = keyof typeof CLIENTS;
