@@ -3,7 +3,8 @@
 // `wrangler dev` on this machine, loaded by the same client with the same connections in one run.
 // Then round-trip latency of MCP calls, one at a time, each next to a content API request of similar size.
 // `npm run bench -- --scale`: search latency through /v1/sse with catalogues of 10,000 to 1,000,000 FAQs.
-// `npm run bench -- --retrieval [--split holdout|tune|all]`: answer quality on the labelled guest questions.
+// `npm run bench -- --retrieval [--split holdout|tune|all]`: answer quality on the labelled guest questions: the
+// realistic Kestrel hotels first (scripts/lib/guest-bench.mjs), then the demo set (scripts/lib/retrieval-bench.mjs).
 // `npm run bench -- --sync`: keeping HO-BOR in sync: the brand stream beside SPEC's per-entity fallback (scripts/lib/sync-bench.mjs).
 // Options: --duration S (5 per scenario), --connections N (8), --samples N (200 per latency scenario),
 // --sizes 10000,100000,1000000 (with --scale).
@@ -14,6 +15,7 @@ import { parseArgs } from "node:util";
 import { SCALE_CLIENT, SCOPED_PROPERTY, scaleCatalogueSql } from "./lib/scale-catalogue.mjs";
 import { mcpClient } from "./lib/mcp-client.mjs";
 import { importSource } from "./lib/source-modules.mjs";
+import { guestBench } from "./lib/guest-bench.mjs";
 import { retrievalBench } from "./lib/retrieval-bench.mjs";
 import { syncBench } from "./lib/sync-bench.mjs";
 import { freshState, startBareWorker, startDevServer, wrangler } from "./lib/servers.mjs";
@@ -80,6 +82,8 @@ async function retrieval() {
       if (!page.next) break;
       after = page.next;
     }
+    await guestBench(await mcpClient(dev.origin, "kestrel-assistant", "kestrel-secret"), { split: values.split });
+    console.log("\n## The demo set (templated Aurora hotels)");
     const client = await mcpClient(dev.origin, "aurora-assistant", "aurora-secret");
     await retrievalBench(client, faqsByEntity, { split: values.split, translated });
   } finally {

@@ -1,0 +1,50 @@
+// The service's own ranking, run in Node over the benchmark hotels: src/search/ bundled (source-modules.mjs) and fed
+// the rows the Worker would read for one hotel (each FAQ analysed by faqTerms, as the import writes it). Used by the
+// tuning script, which needs thousands of rankings; `npm run bench -- --retrieval` measures the same through /v1/sse.
+import { importSource } from "./source-modules.mjs";
+
+export async function offlineRanking() {
+  const m = await importSource(
+    "src/fixture/demo.ts",
+    "src/search/normalize.ts",
+    "src/search/languages.ts",
+    "src/search/analyze.ts",
+    "src/search/plan.ts",
+    "src/search/lexicon.ts",
+    "src/search/rank.ts",
+    "src/search/confidence.ts",
+  );
+  const content = m.languageOf("en");
+  const lexicon = new m.Lexicon(m.BUILT_IN_TERMS);
+  /** One hotel's FAQs as the rows the ranking reads (rank.ts RankRow, prepared once), the FAQ's ref as its key. */
+  const rowsOf = (hotel) =>
+    m.prepareRows(hotel.faqs.map((faq) => ({ faq: faq.ref, ...m.faqTerms(faq, content), answer: faq.answer, question: faq.question })));
+  /** The plan of a question (without a language, as a client that does not say it). */
+  const plan = (text) => m.planQuery(text, lexicon, { content });
+  /** The ranking and confidence of `text` over `rows`: the refs best first, as the tools list them. */
+  const answer = (planned, rows) => {
+    const ranking = m.rankPrepared(planned, rows);
+    return { ranking, refs: ranking.ranked.map((r) => r.row.faq), confidence: m.judge(planned, ranking) };
+  };
+  /** The demo fixture's Aurora hotels `first`…`last` as rows, each FAQ keyed by its category (the demo set's label). */
+  const demoRows = (first, last) =>
+    new Map(
+      m
+        .buildDemoContent()
+        .filter((r) => r.brandId === "HO-AUR" && Number(r.id.slice(-4)) >= first && Number(r.id.slice(-4)) <= last)
+        .map((r) => [
+          r.id,
+          m.prepareRows(
+            r.faqs.map((faq) => ({ faq: faq.category, ...m.faqTerms(faq, content), answer: faq.answer, question: faq.question })),
+          ),
+        ]),
+    );
+  return {
+    modules: m,
+    demoRows,
+    weights: { plan: m.PLAN_WEIGHTS, rank: m.RANK_WEIGHTS, confidence: m.CONFIDENCE_WEIGHTS },
+    rowsOf,
+    plan,
+    answer,
+  };
+}
