@@ -2,11 +2,14 @@
 
 /** The MCP endpoint as a client uses it: a realm token, a session, JSON-RPC calls. */
 export async function mcpClient(origin, clientId, secret) {
-  const res = await fetch(`${origin}/realms/hospitality/protocol/openid-connect/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }),
-  });
-  const token = (await res.json()).access_token;
+  const newToken = async () => {
+    const res = await fetch(`${origin}/realms/hospitality/protocol/openid-connect/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: secret }),
+    });
+    return (await res.json()).access_token;
+  };
+  let token = await newToken();
   const headers = (session) => ({
     Authorization: `Bearer ${token}`,
     "Content-Type": "application/json",
@@ -30,7 +33,7 @@ export async function mcpClient(origin, clientId, secret) {
         params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
       }),
     });
-  const session = (await initialize()).headers.get("mcp-session-id");
+  let session = (await initialize()).headers.get("mcp-session-id");
   const tool = (name, args) => () =>
     fetch(`${origin}/v1/sse`, {
       method: "POST",
@@ -44,9 +47,14 @@ export async function mcpClient(origin, clientId, secret) {
       headers: headers(session),
       body: JSON.stringify(calls.map((params, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params }))),
     });
-  /** A tool's result as JSON (its text content), failing on any error. */
+  /** A tool's result as JSON (its text content), failing on any error; a run longer than a token's life renews it. */
   const call = async (name, args) => {
-    const res = await tool(name, args)();
+    let res = await tool(name, args)();
+    if (res.status === 401) {
+      token = await newToken();
+      session = (await initialize()).headers.get("mcp-session-id");
+      res = await tool(name, args)();
+    }
     const reply = await res.json();
     if (reply.error || reply.result?.isError) throw new Error(`${name}: ${JSON.stringify(reply.error ?? reply.result)}`);
     return JSON.parse(reply.result.content[0].text);

@@ -226,7 +226,7 @@ describe("npm run admin", () => {
       expect(digest(second)).toBe(digest(first));
     }
     const lines = readFileSync(file("backup.ndjson"), "utf8").trimEnd().split("\n");
-    expect(lines.length).toBe(1 + 120 + 1 + 1200 + 1 + 2);
+    expect(lines.length).toBe(1 + 120 + 1 + 1200 + 1 + 2 + 1 + 5); // HO-AUR, HO-BOR, DMO-LIS and two airports, HO-KES
     expect((await cli(["content", "export", "-"])).stdout).toBe(readFileSync(file("backup.ndjson"), "utf8"));
   });
 
