@@ -1,5 +1,6 @@
 import type { ClientInfo } from "@cloudflare/workers-oauth-provider";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { redirectUriProblem } from "../oauth/redirect-uris";
 import { removeProviderClient } from "../oauth/revoke";
 import { oauthHelpers } from "../oauth/server";
@@ -58,11 +59,14 @@ const ConnectorClientCreate = z.strictObject({
 });
 const RedirectUriBody = z.strictObject({ redirectUri: RedirectUri });
 const IdParam = z.object({
+  // The provider keys storage by the client ID, so the bound of every client ID holds here too.
   clientId: z
     .string()
-    .min(1)
-    .max(2048)
-    .openapi({ param: { name: "clientId", in: "path" }, description: "URL-encoded; a metadata-document client's ID is its URL." }),
+    .regex(CLIENT_ID_PATTERN)
+    .openapi({
+      param: { name: "clientId", in: "path" },
+      description: "1-255 visible characters, URL-encoded; a metadata-document client's ID is its URL.",
+    }),
 });
 const UriQuery = z.object({
   redirectUri: z
