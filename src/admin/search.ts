@@ -126,7 +126,7 @@ const Unanswered = z
         organizationId: z.string(),
         question: z
           .string()
-          .openapi({ description: "As asked, lower-cased, personal data replaced by [email], [link], [phone], [number]." }),
+          .openapi({ description: "As asked, lower-cased, personal data replaced by [email], [link], [token], [phone], [number]." }),
         count: z.number().int(),
         tools: z.array(z.string()),
         lastSeenAt: Timestamp,
