@@ -7,13 +7,17 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { readFile, writeFile } from "node:fs/promises";
 import { ADMIN_URL, api, CliError, fields, output, plural, readStdin, table, warnShownOnce } from "./lib/admin-client.mjs";
 import { chunkRows, detectFormat, parseContent, serializeContent } from "./lib/content-files.mjs";
+import { devOrigin } from "./lib/dev-origin.mjs";
 
 const program = new Command()
   .name("npm run admin --")
   .description(`Operator CLI of the Hospitality Content service (ADMIN_URL=${ADMIN_URL}).`)
   .option("--json", "print the server's JSON answer instead of tables")
   .showHelpAfterError()
-  .addHelpText("after", "\nEnvironment: ADMIN_URL (default http://localhost:8787), ADMIN_TOKEN (default the dev server's token).");
+  .addHelpText(
+    "after",
+    `\nEnvironment: ADMIN_URL (default ${devOrigin()}, npm run dev; on another port, the origin it printed), ADMIN_TOKEN (default the dev server's token).`,
+  );
 
 /** An action that reports failures the way every command does. */
 const run =
