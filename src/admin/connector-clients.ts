@@ -1,5 +1,6 @@
 import type { ClientInfo } from "@cloudflare/workers-oauth-provider";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { CALLBACK_URL_PATTERN } from "../http/url-shape";
 import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { redirectUriProblem } from "../oauth/redirect-uris";
 import { removeProviderClient } from "../oauth/revoke";
@@ -48,7 +49,8 @@ const RedirectUri = z
   .superRefine((uri, ctx) => {
     const problem = redirectUriProblem(uri);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+  })
+  .openapi({ format: "uri", pattern: CALLBACK_URL_PATTERN });
 const ConnectorClientCreate = z.strictObject({
   name: z.string().trim().min(1).max(200),
   redirectUris: z.array(RedirectUri).min(1).max(20),

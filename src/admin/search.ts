@@ -38,6 +38,8 @@ const Term = z
   .openapi({
     description: 'A word or phrase; "=word" matches only as written, "~word" is weak evidence on its own.',
     example: "Aurora Rewards",
+    // The two checks above, as one pattern for the document (a regular expression with Unicode property escapes).
+    pattern: String.raw`^[^\p{Cc}]*[\p{L}\p{N}][^\p{Cc}]*$`,
   });
 const Kind = z
   .enum(["topic", "facet"])

@@ -29,15 +29,24 @@ export function canonicalLanguageTag(tag: string): string | null {
 /** The longest tag accepted; RFC 5646 asks for at least 35 characters, extensions make some longer. */
 export const MAX_TAG_LENGTH = 64;
 
+/**
+ * A well-formed BCP 47 tag (RFC 5646 §2.1: language, extended languages, script, region, variants, extensions,
+ * private use), as documents state it. Intl checks it where it is parsed; which languages CLDR knows no pattern says.
+ */
+const WELL_FORMED_TAG = String.raw`^[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?(?:-(?:[A-Za-z0-9]{5,8}|\d[A-Za-z0-9]{3}))*(?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z0-9]{2,8})+)*(?:-[Xx](?:-[A-Za-z0-9]{1,8})+)?$`;
+
 /** A BCP 47 language tag as content and requests carry it; parsed to its canonical form. */
-export const LanguageTag = z.string().transform((tag, ctx) => {
-  const canonical = tag.length > MAX_TAG_LENGTH ? null : canonicalLanguageTag(tag);
-  if (canonical === null) {
-    ctx.addIssue({ code: "custom", message: `${JSON.stringify(tag)} is not a BCP 47 tag of a known language (en, pt, pt-BR, de-CH…)` });
-    return z.NEVER;
-  }
-  return canonical;
-});
+export const LanguageTag = z
+  .string()
+  .transform((tag, ctx) => {
+    const canonical = tag.length > MAX_TAG_LENGTH ? null : canonicalLanguageTag(tag);
+    if (canonical === null) {
+      ctx.addIssue({ code: "custom", message: `${JSON.stringify(tag)} is not a BCP 47 tag of a known language (en, pt, pt-BR, de-CH…)` });
+      return z.NEVER;
+    }
+    return canonical;
+  })
+  .openapi({ type: "string", pattern: WELL_FORMED_TAG, maxLength: MAX_TAG_LENGTH });
 
 /**
  * What RFC 4647 lookup (§3.4) tries for `ranges`, most preferred first, in order: each range, then the range
