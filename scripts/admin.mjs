@@ -7,13 +7,17 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { readFile, writeFile } from "node:fs/promises";
 import { ADMIN_URL, api, CliError, fields, output, plural, readStdin, table, warnShownOnce } from "./lib/admin-client.mjs";
 import { chunkRows, detectFormat, parseContent, serializeContent } from "./lib/content-files.mjs";
+import { devOrigin } from "./lib/dev-origin.mjs";
 
 const program = new Command()
   .name("npm run admin --")
   .description(`Operator CLI of the Hospitality Content service (ADMIN_URL=${ADMIN_URL}).`)
   .option("--json", "print the server's JSON answer instead of tables")
   .showHelpAfterError()
-  .addHelpText("after", "\nEnvironment: ADMIN_URL (default http://localhost:8787), ADMIN_TOKEN (default the dev server's token).");
+  .addHelpText(
+    "after",
+    `\nEnvironment: ADMIN_URL (default ${devOrigin()}, npm run dev; on another port, the origin it printed), ADMIN_TOKEN (default the dev server's token).`,
+  );
 
 /** An action that reports failures the way every command does. */
 const run =
@@ -335,9 +339,16 @@ for (const command of [...connector.commands, ...redirect.commands]) {
 
 // --- content ----------------------------------------------------------------------------------------
 const formatOption = () => new Option("--format <format>", "file format (default: from the file name)").choices(["ndjson", "json"]);
-const progressBar = (label) =>
+/** A progress bar on stderr; `always` draws it (every few seconds, and at the end) even where stderr is no terminal. */
+const progressBar = (label, { unit = "", always = false } = {}) =>
   new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {value}/{total}`, stream: process.stderr, hideCursor: true },
+    {
+      format: `${label} [{bar}] {value}/{total}${unit && ` ${unit}`}`,
+      stream: process.stderr,
+      hideCursor: true,
+      noTTYOutput: always,
+      notTTYSchedule: 5000,
+    },
     cliProgress.Presets.shades_classic,
   );
 
@@ -540,18 +551,32 @@ search
   );
 search
   .command("reindex")
-  .description("analyse every stored FAQ and name again (run once after an upgrade that changes the analysis)")
+  .description(
+    "analyse every stored FAQ and name again now (after an upgrade that changes the analysis, the scheduled upkeep does the FAQs within minutes)",
+  )
   .action(
     run(async (o) => {
-      const total = { entities: 0, faqs: 0 };
+      const status = await api("GET", "/search/reindex");
+      const bar = progressBar("Analysing", { unit: "entities", always: true });
+      bar.start(status.entities, 0);
+      const total = { scanned: 0, entities: 0, faqs: 0 };
       for (let after = ""; ;) {
         const page = await api("POST", "/search/reindex", { after });
+        total.scanned += page.scanned;
         total.entities += page.entities;
         total.faqs += page.faqs;
+        bar.update(total.scanned);
         if (!page.next) break;
         after = page.next;
       }
-      output(o, total, (t) => `Analysed again: ${plural(t.faqs, "FAQ")} and ${plural(t.entities, "name")}.`);
+      // Entities added or removed while it ran: the bar ends at what was read.
+      bar.setTotal(total.scanned);
+      bar.stop();
+      output(
+        o,
+        { entities: total.entities, faqs: total.faqs },
+        (t) => `Analysed again: ${plural(t.faqs, "FAQ")} and ${plural(t.entities, "name")}.`,
+      );
     }),
   );
 

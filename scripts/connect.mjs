@@ -8,10 +8,11 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import * as oauth from "oauth4webapi";
+import { devOrigin } from "./lib/dev-origin.mjs";
 
 const { values } = parseArgs({
   options: {
-    url: { type: "string", default: "http://localhost:8787" },
+    url: { type: "string", default: devOrigin() },
     "client-id": { type: "string", default: "demo-connector" },
     port: { type: "string", default: "8976" },
     "no-open": { type: "boolean", default: false },
@@ -24,9 +25,10 @@ if (values.help) {
   console.log(`Usage: npm run connect -- [--url <MCP origin>] [--client-id <id>] [--port <n>] [--no-open]
 
 Signs you in to the service the way an assistant does (OAuth 2.1, PKCE S256, a loopback callback on
-http://localhost:<port>/callback), then prints an access token and the tools it can call.
+http://localhost:<port>/callback, listening on 127.0.0.1 and ::1 only), then prints an access token and the
+tools it can call.
 
-  --url         the service's MCP origin (default http://localhost:8787, npm run dev)
+  --url         the service's MCP origin (default ${devOrigin()}, npm run dev; on another port, the origin it printed)
   --client-id   a connector client whose redirect URIs include http://localhost:<port>/callback
                 (default demo-connector, the demo fixture's; on a deployment: npm run admin -- connector-client create)
   --port        the callback's port (default 8976; any port works for a loopback URI)
@@ -47,32 +49,49 @@ let as;
 try {
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
 } catch (error) {
-  fail(`could not read ${origin}/.well-known/oauth-authorization-server (${error.message}). Is the service running? npm run dev`);
+  fail(
+    `could not read ${origin}/.well-known/oauth-authorization-server (${error.message}). Is the service running? npm run dev ` +
+      `(on another port: --url with the origin it printed)`,
+  );
 }
 
 const client = { client_id: values["client-id"] };
 const verifier = oauth.generateRandomCodeVerifier();
 const state = oauth.generateRandomState();
 
-/** The loopback listener: resolves with the first callback's URL. */
+/**
+ * The callback's listeners, on the loopback addresses only (RFC 8252 §8.3): resolves with the callback of this
+ * sign-in. Anything on this computer may call a loopback port, so a callback without this sign-in's state is
+ * answered and ignored, and the wait goes on.
+ */
 function awaitCallback(port) {
   return new Promise((resolve, reject) => {
-    const server = createServer((req, res) => {
+    const servers = [];
+    const answer = (req, res) => {
       const url = new URL(req.url ?? "/", `http://localhost:${port}`);
       if (url.pathname !== "/callback") return res.writeHead(404).end();
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      if (url.searchParams.get("state") !== state) {
+        return res.writeHead(400).end("This is not the sign-in this terminal started; it is ignored.");
+      }
       const ok = url.searchParams.has("code");
-      res.writeHead(ok ? 200 : 400, { "Content-Type": "text/plain; charset=utf-8" });
-      res.end(
-        ok
-          ? "Connected. You can close this window and return to the terminal."
-          : `Not connected: ${url.searchParams.get("error") ?? "no code"}.`,
-      );
-      server.close();
+      res
+        .writeHead(ok ? 200 : 400)
+        .end(
+          ok
+            ? "Connected. You can close this window and return to the terminal."
+            : `Not connected: ${url.searchParams.get("error") ?? "no code"}.`,
+        );
+      for (const server of servers) server.close();
       resolve(url);
-    });
-    server.on("error", reject);
-    // Both loopback addresses: "localhost" may resolve to either in the browser.
-    server.listen({ port, host: "::", ipv6Only: false });
+    };
+    // "localhost" may be either address in the browser; a computer without IPv6 has no ::1 to listen on.
+    for (const host of ["127.0.0.1", "::1"]) {
+      const server = createServer(answer);
+      server.on("error", (error) => (host === "::1" && error.code === "EADDRNOTAVAIL" ? undefined : reject(error)));
+      server.listen({ port, host });
+      servers.push(server);
+    }
   });
 }
 

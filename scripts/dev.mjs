@@ -4,10 +4,12 @@
 // (.wrangler/dev.log, or dev.log in --persist-to) unless --verbose.
 // Options: --port N (8787), --persist-to DIR, --var NAME:VALUE (repeatable, e.g. ALLOWED_REDIRECT_URIS:...), --verbose.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { DEV_PORT, devOrigin } from "./lib/dev-origin.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "node_modules", ".bin");
@@ -15,16 +17,41 @@ const bin = join(root, "node_modules", ".bin");
 const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" };
 const { values } = parseArgs({
   options: {
-    port: { type: "string", default: "8787" },
+    port: { type: "string", default: String(DEV_PORT) },
     "persist-to": { type: "string" },
     var: { type: "string", multiple: true, default: [] },
     verbose: { type: "boolean", default: false },
   },
 });
 const persist = values["persist-to"] ? ["--persist-to", values["persist-to"]] : [];
-const origin = `http://localhost:${values.port}`;
+const origin = devOrigin(values.port);
+// What this script asks the service itself goes where wrangler listens, never to whatever else answers for "localhost".
+const listening = `http://127.0.0.1:${values.port}`;
+// The CLIs reach the default port by themselves; on another, the banner tells them where.
+const offDefaultPort = (text) => (origin === devOrigin() ? "" : text);
 // The operator API refuses tokens shorter than 32 characters, this one included.
 const ADMIN_TOKEN = "dev-admin-token-not-for-production-use";
+
+/** Whether something listens on `port` at `host` already (an address this computer does not have is free). */
+function portTaken(port, host) {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (error) => resolve(error.code === "EADDRINUSE"));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(false)));
+  });
+}
+
+const portInUse = (where) =>
+  `Port ${values.port} is already in use${where}: another npm run dev, or another server, listens there. ` +
+  `Stop it, or start this one on another port: npm run dev -- --port ${Number(values.port) + 1}`;
+
+// Browsers reach "localhost" at either loopback address: a server on either would answer in this one's place.
+for (const host of ["127.0.0.1", "::1"]) {
+  if (await portTaken(Number(values.port), host)) {
+    console.error(`\n  ${portInUse(` on ${host}`)}\n`);
+    process.exit(1);
+  }
+}
 
 // Local secrets (KEY_ENCRYPTION_KEY, PASSWORD_PEPPER) come from .dev.vars; a fresh clone starts from the committed
 // example, and a .dev.vars written before a secret existed gets the example's line for it.
@@ -86,23 +113,43 @@ const server = spawn(
     ...values.var.flatMap((v) => ["--var", v]),
     ...persist,
   ],
-  { cwd: root, env, stdio: ["ignore", log, log] },
+  { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
 );
-if (typeof log === "number") closeSync(log);
+// Wrangler's output goes to the log (or the terminal with --verbose); until it says it listens, it is also read here.
+let started = "";
+for (const [from, terminal] of [
+  [server.stdout, process.stdout],
+  [server.stderr, process.stderr],
+]) {
+  from.on("data", (chunk) => {
+    if (typeof log === "number") writeSync(log, chunk);
+    else terminal.write(chunk);
+    if (!wranglerListens()) started += chunk;
+  });
+}
+const wranglerListens = () => started.includes("Ready on");
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 let ready = false;
 server.on("exit", (code) => {
-  if (!ready) failed(`wrangler dev stopped before the service was ready (exit code ${code}).`);
-  process.exit(code ?? 0);
+  if (typeof log === "number") closeSync(log);
+  if (!ready) {
+    failed(
+      started.includes("Address already in use") ? portInUse("") : `wrangler dev stopped before the service was ready (exit code ${code}).`,
+    );
+  }
+  process.exit(ready ? (code ?? 0) : 1);
 });
 
+/** Waits for wrangler to say it listens, then for the service to answer there. */
 async function waitForHealth() {
   for (let attempt = 0; attempt < 240; attempt++) {
     try {
-      const res = await fetch(`${origin}/health`);
-      if (res.status === 200 || res.status === 503) return;
+      if (wranglerListens()) {
+        const res = await fetch(`${listening}/health`);
+        if (res.status === 200 || res.status === 503) return;
+      }
     } catch {
-      // Not listening yet.
+      // Not answering yet.
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -111,13 +158,13 @@ async function waitForHealth() {
 
 try {
   await waitForHealth();
-  const res = await fetch(`${origin}/admin/v1/fixture`, { method: "POST", headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const res = await fetch(`${listening}/admin/v1/fixture`, { method: "POST", headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
   if (!res.ok) throw new Error(`loading the demo fixture failed: ${res.status} ${await res.text()}`);
   const { loaded } = await res.json();
   // A database kept from an earlier version may hold FAQs indexed by an older analysis: analyse them again.
   if (!loaded) {
     for (let after = ""; after !== undefined;) {
-      const page = await fetch(`${origin}/admin/v1/search/reindex`, {
+      const page = await fetch(`${listening}/admin/v1/search/reindex`, {
         method: "POST",
         headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
         body: JSON.stringify({ after, limit: 500 }),
@@ -132,7 +179,7 @@ try {
     MCP server          ${origin}/v1/sse  (ChatGPT: ${origin}/v1/chatgpt)
     Content API         ${origin}/api/v3/content/...  (OpenAPI: ${origin}/api/v3/openapi.json)
     Identity realm      ${origin}/realms/hospitality
-    Operator API        ${origin}/admin/v1  (npm run admin -- --help)
+    Operator API        ${origin}/admin/v1  (${offDefaultPort(`ADMIN_URL=${origin} `)}npm run admin -- --help)
   Database: ${migrations} migrations applied locally. Demo fixture: ${loaded ? "loaded into the empty local database" : "already present"}
 
   Content API keys (X-API-Key):  demo-key (1000/h)  demo-key-small (5/h)  demo-key-expired  bench-key (10,000,000/h)
@@ -147,7 +194,7 @@ try {
   Operator token: ${ADMIN_TOKEN}
 
   Try: curl -H 'X-API-Key: demo-key' ${origin}/api/v3/content/HO-AUR/properties
-       npm run connect   (sign in as an assistant would, and get a token)
+       npm run connect${offDefaultPort(` -- --url ${origin}`)}   (sign in as an assistant would, and get a token)
   Read on: README.md, then docs/ (the reference of every surface).
 `);
 } catch (error) {

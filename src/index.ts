@@ -1,6 +1,6 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
-import { dailyUpkeep } from "./upkeep";
+import { scheduledUpkeep } from "./upkeep";
 import { handleWebhookBatch } from "./webhooks/queue";
 
 export { McpSession } from "./mcp/session";
@@ -11,6 +11,6 @@ const app = createApp();
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
-  scheduled: (controller, env, ctx) => ctx.waitUntil(dailyUpkeep(env, new Date(controller.scheduledTime))),
+  scheduled: (controller, env, ctx) => scheduledUpkeep(controller, env, (work) => ctx.waitUntil(work)),
   queue: (batch, env) => handleWebhookBatch(batch, env),
 } satisfies ExportedHandler<Env>;

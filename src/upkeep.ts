@@ -1,4 +1,5 @@
 import { REMOVALS_KEPT_DAYS } from "./catalogue/changes";
+import { reindexStale } from "./catalogue/reindex";
 import type { Env } from "./env";
 import { oldestKeptDay } from "./search/unanswered";
 import { pruneRemovalsBefore } from "./storage/content-changes";
@@ -7,11 +8,20 @@ import { deleteFinishedDeliveriesBefore } from "./storage/webhook-deliveries";
 import { DELIVERIES_KEPT_DAYS } from "./webhooks/delivery";
 import { requestDispatch } from "./webhooks/messages";
 
+/** The schedules of wrangler.toml `crons`: the daily upkeep, and the search index's, every ten minutes. */
+export const DAILY_UPKEEP_CRON = "17 3 * * *";
+export const INDEX_UPKEEP_CRON = "*/10 * * * *";
+/**
+ * How long one scheduled run analyses FAQs again: a Cron Trigger that runs more often than hourly has 30 s, and a
+ * run that stops early is taken up by the next.
+ */
+export const INDEX_UPKEEP_BUDGET_MS = 20_000;
+
 const daysBefore = (now: Date, days: number): string => new Date(now.getTime() - days * 86_400_000).toISOString();
 
 /**
- * The daily upkeep (wrangler.toml `crons`): what is kept only for a while is deleted once its time is over,
- * and webhook events are dispatched once more, in case the request after a change was lost.
+ * The daily upkeep: what is kept only for a while is deleted once its time is over, and webhook events are
+ * dispatched once more, in case the request after a change was lost.
  */
 export async function dailyUpkeep(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, now: Date): Promise<void> {
   await env.DB.batch([
@@ -20,4 +30,14 @@ export async function dailyUpkeep(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, now: D
     deleteFinishedDeliveriesBefore(env.DB, daysBefore(now, DELIVERIES_KEPT_DAYS)),
   ]);
   await requestDispatch(env);
+}
+
+/**
+ * What a scheduled run does: the daily upkeep once a day, and at every run the FAQs an older analysis wrote are
+ * analysed again, so a deployment that changes the analysis brings the index up to date by itself within minutes
+ * (one indexed query when there is nothing to do).
+ */
+export function scheduledUpkeep(controller: ScheduledController, env: Env, waitUntil: (work: Promise<unknown>) => void): void {
+  if (controller.cron === DAILY_UPKEEP_CRON) waitUntil(dailyUpkeep(env, new Date(controller.scheduledTime)));
+  waitUntil(reindexStale(env.DB, Date.now() + INDEX_UPKEEP_BUDGET_MS));
 }

@@ -1,6 +1,7 @@
 // The operator CLI's side of /admin/v1: requests with the operator token, and how answers are printed.
+import { devOrigin } from "./dev-origin.mjs";
 
-export const ADMIN_URL = (process.env.ADMIN_URL ?? "http://localhost:8787").replace(/\/+$/, "");
+export const ADMIN_URL = (process.env.ADMIN_URL ?? devOrigin()).replace(/\/+$/, "");
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token-not-for-production-use";
 
 /**

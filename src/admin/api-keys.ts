@@ -31,7 +31,7 @@ const ApiKeyCreate = z.strictObject({
     .datetime({ offset: true })
     .refine((value) => Date.parse(value) > Date.now(), "must be in the future")
     .optional()
-    .openapi({ description: "When the key stops working; never when omitted." }),
+    .openapi({ description: "When the key stops working, a time in the future; never when omitted." }),
 });
 
 const ApiKeyPatch = z
@@ -42,9 +42,10 @@ const ApiKeyPatch = z
       .refine((value) => Date.parse(value) > Date.now(), "must be in the future")
       .nullable()
       .optional()
-      .openapi({ description: "When the key stops working; null: never." }),
+      .openapi({ description: "When the key stops working, a time in the future; null: never." }),
   })
-  .refine((patch) => patch.hourlyLimit !== undefined || patch.expiresAt !== undefined, "give hourlyLimit, expiresAt or both");
+  .refine((patch) => patch.hourlyLimit !== undefined || patch.expiresAt !== undefined, "give hourlyLimit, expiresAt or both")
+  .openapi({ anyOf: [{ required: ["hourlyLimit"] }, { required: ["expiresAt"] }] });
 
 type KeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
 const view = (row: KeyRow) => ({

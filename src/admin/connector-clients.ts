@@ -1,5 +1,7 @@
 import type { ClientInfo } from "@cloudflare/workers-oauth-provider";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { CALLBACK_URL_PATTERN } from "../http/url-shape";
+import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { redirectUriProblem } from "../oauth/redirect-uris";
 import { removeProviderClient } from "../oauth/revoke";
 import { oauthHelpers } from "../oauth/server";
@@ -47,7 +49,8 @@ const RedirectUri = z
   .superRefine((uri, ctx) => {
     const problem = redirectUriProblem(uri);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+  })
+  .openapi({ format: "uri", pattern: CALLBACK_URL_PATTERN });
 const ConnectorClientCreate = z.strictObject({
   name: z.string().trim().min(1).max(200),
   redirectUris: z.array(RedirectUri).min(1).max(20),
@@ -58,11 +61,14 @@ const ConnectorClientCreate = z.strictObject({
 });
 const RedirectUriBody = z.strictObject({ redirectUri: RedirectUri });
 const IdParam = z.object({
+  // The provider keys storage by the client ID, so the bound of every client ID holds here too.
   clientId: z
     .string()
-    .min(1)
-    .max(2048)
-    .openapi({ param: { name: "clientId", in: "path" }, description: "URL-encoded; a metadata-document client's ID is its URL." }),
+    .regex(CLIENT_ID_PATTERN)
+    .openapi({
+      param: { name: "clientId", in: "path" },
+      description: "1-255 visible characters, URL-encoded; a metadata-document client's ID is its URL.",
+    }),
 });
 const UriQuery = z.object({
   redirectUri: z

@@ -39,7 +39,8 @@ const ImportStatus = z
   .openapi("ImportStatus");
 const RowsUpload = z.strictObject({
   rows: z
-    .array(z.strictObject({ line: z.number().int().min(1), record: z.unknown() }))
+    // `record` is any JSON (each is checked by line after upload) but must be there: say so, as z.unknown() does not.
+    .array(z.strictObject({ line: z.number().int().min(1), record: z.unknown() }).openapi({ required: ["line", "record"] }))
     .min(1)
     .max(MAX_ROWS_PER_REQUEST)
     .openapi({ description: "Rows with their line in the file (NDJSON) or position (JSON array); sending a line again replaces it." }),

@@ -12,6 +12,7 @@ import {
   setClientSecret,
   type IdentityClientView,
 } from "../storage/identity-clients";
+import { ENTITY_ID_PATTERN } from "../catalogue/records";
 import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { findOrganization } from "../storage/organizations";
 import { audit } from "./audit";
@@ -45,6 +46,7 @@ const IdentityClientCreate = z
     organizationId: OrganizationId.nullable(),
   })
   // Realm client IDs travel in Basic credentials and logs; an external client is named as its issuer names it.
+  // The document says both rules as the two shapes a body may take (anyOf), which the checks cannot produce themselves.
   .refine((input) => input.issuer !== REALM_ISSUER_KEY || input.clientId === undefined || SafeId.safeParse(input.clientId).success, {
     path: ["clientId"],
     message: "a realm client ID must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit",
@@ -52,6 +54,12 @@ const IdentityClientCreate = z
   .refine((input) => input.issuer === REALM_ISSUER_KEY || input.clientId !== undefined, {
     path: ["clientId"],
     message: "required for an external issuer",
+  })
+  .openapi({
+    anyOf: [
+      { properties: { issuer: { enum: [REALM_ISSUER_KEY] }, clientId: { pattern: ENTITY_ID_PATTERN.source } } },
+      { properties: { issuer: { not: { enum: [REALM_ISSUER_KEY] } } }, required: ["issuer", "clientId"] },
+    ],
   });
 const IdentityClientPatch = z.strictObject({ organizationId: OrganizationId.nullable() });
 const IdParam = z.object({ clientId: ClientId.openapi({ param: { name: "clientId", in: "path" } }) });

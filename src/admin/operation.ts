@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { jsonContent, operationIdOf } from "../http/openapi";
 import type { AdminEnv } from "./auth";
-import { ERRORS, notFound } from "./openapi";
+import { adminError, ERRORS, notFound } from "./openapi";
 
 /**
  * The one way an operator route is declared: method, path, summary, inputs and the success body, each a
@@ -189,5 +189,29 @@ export function resource<P extends z.ZodObject, Row, T extends z.ZodType, Q exte
     on,
     remove: (route: Described, handle: (c: AdminContext, row: Row) => Promise<Response | void>) =>
       on<undefined, undefined>({ ...route, method: "delete", schema: undefined }, handle),
+  };
+}
+
+/**
+ * The answer to a request no route of `app` (mounted at `basePath`) takes: 405 with `Allow` naming the methods its
+ * path is served with (RFC 9110 §15.5.6), as declared here; 404 for a path nothing is served at.
+ */
+export function unservedRequest(app: OpenAPIHono<AdminEnv>, basePath: string, alsoServed: { method: string; path: string }[]) {
+  let served: { method: string; pattern: RegExp }[] | undefined;
+  const methodsAt = (path: string) => {
+    served ??= [...app.openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? [d.route] : [])), ...alsoServed].map((route) => ({
+      method: route.method.toUpperCase(),
+      pattern: new RegExp(`^${basePath}${route.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+    }));
+    const methods = served.filter((route) => route.pattern.test(path)).map((route) => route.method);
+    // A GET route answers HEAD too.
+    return [...new Set(methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])))];
+  };
+  return (c: AdminContext): Response => {
+    const methods = methodsAt(c.req.path);
+    if (methods.length === 0) return adminError(c, 404, `No route for ${c.req.method} ${c.req.path}.`);
+    const refusal = adminError(c, 405, `${c.req.method} is not served at ${c.req.path}; use ${methods.join(", ")}.`);
+    refusal.headers.set("Allow", methods.join(", "));
+    return refusal;
   };
 }

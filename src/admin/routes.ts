@@ -7,6 +7,7 @@ import { connectorClientRoutes } from "./connector-clients";
 import { contentRoutes } from "./content";
 import { identityClientRoutes } from "./identity-clients";
 import { adminError } from "./openapi";
+import { unservedRequest } from "./operation";
 import { organizationRoutes } from "./organizations";
 import { searchRoutes } from "./search";
 import { systemRoutes } from "./system";
@@ -16,6 +17,7 @@ import { webhookRoutes } from "./webhooks";
 // Import rows come in chunks of up to 2,000 records; every other request is a small JSON object.
 const MAX_IMPORT_CHUNK_BYTES = 4 * 1024 * 1024;
 const MAX_BODY_BYTES = 64 * 1024;
+const BASE_PATH = "/admin/v1";
 
 /** The operator API under /admin/v1 (DESIGN §7): JSON in and out, every change audited, described by its own OpenAPI document. */
 export function adminApi(): OpenAPIHono<AdminEnv> {
@@ -32,7 +34,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
         details,
       );
     },
-  }).basePath("/admin/v1");
+  }).basePath(BASE_PATH);
 
   api.use(
     "*",
@@ -54,7 +56,8 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
   webhookRoutes(api);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" });
-  api.doc31("/openapi.json", (c) => ({
+  const DOCUMENT_PATH = "/openapi.json";
+  api.doc31(DOCUMENT_PATH, (c) => ({
     openapi: "3.1.0",
     info: {
       title: "Hospitality Content operator API",
@@ -66,5 +69,6 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
     servers: [{ url: new URL(c.req.url).origin }],
     security: [{ OperatorToken: [] }],
   }));
+  api.all("*", unservedRequest(api, BASE_PATH, [{ method: "get", path: DOCUMENT_PATH }]));
   return api;
 }

@@ -1,11 +1,14 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { reindexPage } from "../catalogue/reindex";
+import { ANALYZER_VERSION } from "../search/analyze";
 import { currentLexicon, forgetLexicon, storedLexicon } from "../search/current-lexicon";
 import { ANALYZED_LANGUAGES, DEFAULT_LANGUAGE, languageOf } from "../search/languages";
 import { BUILT_IN_TERMS, CONCEPT_KINDS } from "../search/lexicon";
 import { fold } from "../search/normalize";
 import { planQuery } from "../search/plan";
 import { firstOfLastDays, oldestKeptDay, UNANSWERED_RETENTION_DAYS } from "../search/unanswered";
+import { entityCount } from "../storage/entities";
+import { staleFaqCount } from "../storage/faqs";
 import { deleteLexiconTerm, insertLexiconTerm, listLexiconTerms } from "../storage/lexicon-terms";
 import { listUnanswered } from "../storage/unanswered-questions";
 import { audit } from "./audit";
@@ -35,6 +38,8 @@ const Term = z
   .openapi({
     description: 'A word or phrase; "=word" matches only as written, "~word" is weak evidence on its own.',
     example: "Aurora Rewards",
+    // The two checks above, as one pattern for the document (a regular expression with Unicode property escapes).
+    pattern: String.raw`^[^\p{Cc}]*[\p{L}\p{N}][^\p{Cc}]*$`,
   });
 const Kind = z.enum(CONCEPT_KINDS).openapi({
   description:
@@ -109,11 +114,22 @@ const ReindexRequest = z.strictObject({
 });
 const ReindexPage = z
   .object({
+    scanned: z.number().int().openapi({ description: "Entities this page read." }),
     entities: z.number().int().openapi({ description: "Entities whose name key was written again." }),
     faqs: z.number().int().openapi({ description: "FAQs analysed again." }),
     next: z.string().optional().openapi({ description: "Where the next page starts; absent after the last." }),
   })
   .openapi("ReindexPage");
+const ReindexStatus = z
+  .object({
+    analyzer: z.number().int().openapi({ description: "The version of the analysis this deployment runs." }),
+    staleFaqs: z
+      .number()
+      .int()
+      .openapi({ description: "FAQs an older analysis wrote; the scheduled upkeep analyses them again every ten minutes." }),
+    entities: z.number().int().openapi({ description: "Entities stored: what a whole `search reindex` reads." }),
+  })
+  .openapi("ReindexStatus");
 
 const Since = z
   .string()
@@ -141,7 +157,7 @@ const Unanswered = z
         organizationId: z.string(),
         question: z
           .string()
-          .openapi({ description: "As asked, lower-cased, personal data replaced by [email], [link], [phone], [number]." }),
+          .openapi({ description: "As asked, lower-cased, personal data replaced by [email], [link], [token], [phone], [number]." }),
         count: z.number().int(),
         tools: z.array(z.string()),
         lastSeenAt: Timestamp,
@@ -287,6 +303,21 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
         kinds: plan.kinds,
       };
     },
+  );
+
+  lexicon(
+    {
+      method: "get",
+      path: "/search/reindex",
+      summary: "How far the search index is behind the analysis, and how much a whole reindex reads",
+      description: "The index's state.",
+      schema: ReindexStatus,
+    },
+    async (c) => ({
+      analyzer: ANALYZER_VERSION,
+      staleFaqs: await staleFaqCount(c.env.DB, ANALYZER_VERSION),
+      entities: await entityCount(c.env.DB),
+    }),
   );
 
   lexicon(

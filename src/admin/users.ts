@@ -26,7 +26,8 @@ const UserWithPassword = z.object({ user: User, password: GeneratedPassword }).o
 
 const Password = z.string().min(10, "must be at least 10 characters").max(200);
 const UserCreate = z.strictObject({
-  email: z.string().trim().toLowerCase().pipe(z.email().max(254)),
+  // Trimmed and lower-cased before it is checked: the document states the address itself.
+  email: z.string().trim().toLowerCase().pipe(z.email().max(254)).openapi({ format: "email", maxLength: 254 }),
   organizationId: OrganizationId,
   password: Password.optional().openapi({ description: "A random one is chosen (and returned once) when omitted." }),
 });

@@ -13,6 +13,7 @@ import {
   type WebhookEndpointView,
 } from "../storage/webhook-endpoints";
 import { deliverOnce, newEndpointSecret } from "../webhooks/delivery";
+import { CALLBACK_URL_PATTERN } from "../http/url-shape";
 import { endpointUrlProblem } from "../webhooks/endpoint-url";
 import { newDelivery, TestEvent } from "../webhooks/events";
 import { audit } from "./audit";
@@ -49,7 +50,11 @@ const WebhookEndpointWithSecret = WebhookEndpoint.extend({
   }),
 }).openapi("WebhookEndpointWithSecret");
 const WebhookEndpointCreate = z.strictObject({
-  url: z.string().max(2048).openapi({ description: "https on a public host (loopback, over http too, only in development)." }),
+  url: z.string().max(2048).openapi({
+    format: "uri",
+    pattern: CALLBACK_URL_PATTERN,
+    description: "https on a public host (loopback, over http too, only in development).",
+  }),
   brands: z.array(BrandId).min(1).max(MAX_BRANDS),
   description: z.string().trim().max(200).optional(),
 });

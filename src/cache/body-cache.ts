@@ -1,6 +1,7 @@
 /**
- * A small least-recently-used map of serialized bodies, bounded by entries and bytes, kept per isolate
- * in front of the Cache API. Its keys carry the content version, so an entry can never be stale.
+ * A small least-recently-used map of serialized bodies, bounded by entries and bytes (keys and bodies alike: a key
+ * may carry what a request chose), kept per isolate in front of the Cache API. Its keys carry the content version,
+ * so an entry can never be stale.
  */
 export class BodyCache<V extends { body: string }> {
   private readonly entries = new Map<string, V>();
@@ -22,7 +23,7 @@ export class BodyCache<V extends { body: string }> {
   }
 
   set(key: string, value: V): void {
-    const size = value.body.length * 2;
+    const size = sizeOf(key, value);
     if (size > this.maxBytes) return;
     this.delete(key);
     this.entries.set(key, value);
@@ -37,6 +38,9 @@ export class BodyCache<V extends { body: string }> {
     const old = this.entries.get(key);
     if (old === undefined) return;
     this.entries.delete(key);
-    this.bytes -= old.body.length * 2;
+    this.bytes -= sizeOf(key, old);
   }
 }
+
+/** What an entry holds in memory: its key and body, two bytes a character. */
+const sizeOf = (key: string, value: { body: string }): number => (key.length + value.body.length) * 2;

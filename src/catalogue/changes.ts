@@ -62,9 +62,13 @@ const CURSOR_TEXT = /^c1\.([0-9a-f]{16})\.(\d{1,15})$/;
 
 export const encodeCursor = ({ feedId, seq }: ChangeCursor): string => toBase64Url(new TextEncoder().encode(`c1.${feedId}.${seq}`));
 
+/** The characters and length of a cursor as it is written: base64url of CURSOR_TEXT. */
+export const CURSOR_CHARACTERS = "[A-Za-z0-9_-]{1,64}";
+const CURSOR_SHAPE = new RegExp(`^${CURSOR_CHARACTERS}$`);
+
 /** The cursor `text` names, or null when it is not one this service issues. */
 export function decodeCursor(text: string): ChangeCursor | null {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) return null;
+  if (!CURSOR_SHAPE.test(text)) return null;
   let decoded: string;
   try {
     decoded = String.fromCharCode(...fromBase64Url(text));

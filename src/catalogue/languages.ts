@@ -27,17 +27,26 @@ export function canonicalLanguageTag(tag: string): string | null {
 }
 
 /** The longest tag accepted; RFC 5646 asks for at least 35 characters, extensions make some longer. */
-const MAX_TAG_LENGTH = 64;
+export const MAX_TAG_LENGTH = 64;
+
+/**
+ * A well-formed BCP 47 tag (RFC 5646 §2.1: language, extended languages, script, region, variants, extensions,
+ * private use), as documents state it. Intl checks it where it is parsed; which languages CLDR knows no pattern says.
+ */
+const WELL_FORMED_TAG = String.raw`^[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?(?:-(?:[A-Za-z0-9]{5,8}|\d[A-Za-z0-9]{3}))*(?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z0-9]{2,8})+)*(?:-[Xx](?:-[A-Za-z0-9]{1,8})+)?$`;
 
 /** A BCP 47 language tag as content and requests carry it; parsed to its canonical form. */
-export const LanguageTag = z.string().transform((tag, ctx) => {
-  const canonical = tag.length > MAX_TAG_LENGTH ? null : canonicalLanguageTag(tag);
-  if (canonical === null) {
-    ctx.addIssue({ code: "custom", message: `${JSON.stringify(tag)} is not a BCP 47 tag of a known language (en, pt, pt-BR, de-CH…)` });
-    return z.NEVER;
-  }
-  return canonical;
-});
+export const LanguageTag = z
+  .string()
+  .transform((tag, ctx) => {
+    const canonical = tag.length > MAX_TAG_LENGTH ? null : canonicalLanguageTag(tag);
+    if (canonical === null) {
+      ctx.addIssue({ code: "custom", message: `${JSON.stringify(tag)} is not a BCP 47 tag of a known language (en, pt, pt-BR, de-CH…)` });
+      return z.NEVER;
+    }
+    return canonical;
+  })
+  .openapi({ type: "string", pattern: WELL_FORMED_TAG, maxLength: MAX_TAG_LENGTH });
 
 /**
  * What RFC 4647 lookup (§3.4) tries for `ranges`, most preferred first, in order: each range, then the range
@@ -61,14 +70,29 @@ export function lookupOrder(ranges: readonly string[]): string[] {
 }
 
 /**
- * RFC 4647 lookup: the first of `available` (tags a text exists in) that `ranges` or their truncations name,
- * case aside, in `lookupOrder`; `fallback` (the entity's default language) when none does.
+ * The languages a request asks for (`ranges`, most preferred first) and what RFC 4647 lookup tries for them,
+ * worked out once per request however many texts it picks a language for.
  */
-export function lookupLanguage(ranges: readonly string[], available: readonly string[], fallback: string): string {
-  const byKey = new Map(available.map((tag) => [tag.toLowerCase(), tag]));
-  for (const tag of lookupOrder(ranges)) {
-    const found = byKey.get(tag.toLowerCase());
-    if (found !== undefined) return found;
+export class LanguagePreference {
+  /** `lookupOrder(ranges)`, each tag as written. */
+  readonly order: readonly string[];
+  private readonly keys: readonly string[];
+
+  constructor(readonly ranges: readonly string[]) {
+    this.order = lookupOrder(ranges);
+    this.keys = this.order.map((tag) => tag.toLowerCase());
   }
-  return fallback;
+
+  /**
+   * RFC 4647 lookup: the first of `available` (tags a text exists in) that the ranges or their truncations name,
+   * case aside, in lookup order; `fallback` (the entity's default language) when none does.
+   */
+  pick(available: readonly string[], fallback: string): string {
+    const byKey = new Map(available.map((tag) => [tag.toLowerCase(), tag]));
+    for (const key of this.keys) {
+      const found = byKey.get(key);
+      if (found !== undefined) return found;
+    }
+    return fallback;
+  }
 }

@@ -14,7 +14,7 @@ import { buildEntityFeed, embeddableJson, readFeedSource } from "./feeds";
 import { CACHE_HEADERS, commonResponses, RATE_HEADERS, security } from "./route-parts";
 import { BrandParams, ErrorResponse, FaqQuery, FaqStreamLine, type FaqFlags } from "./schemas";
 import { jsonContent } from "../http/openapi";
-import { lookupOrder } from "../catalogue/languages";
+import type { LanguagePreference } from "../catalogue/languages";
 import { LANGUAGE_HEADERS, languageKey, languageRequest, LanguageRequestHeaders } from "./languages";
 
 /**
@@ -79,12 +79,12 @@ interface StreamHead {
 }
 
 /**
- * What a stream for `ranges` may hold, from the languages of the brand's content: each language lookup may pick
- * that the brand has, in lookup order, then the default languages, which serve what has no translation.
+ * What a stream for a language request may hold, from the languages of the brand's content: each language lookup
+ * may pick that the brand has, in lookup order, then the default languages, which serve what has no translation.
  */
-function streamLanguages(ranges: readonly string[], brandLanguages: { language: string; is_default: number }[]): string {
+function streamLanguages(preference: LanguagePreference, brandLanguages: { language: string; is_default: number }[]): string {
   const present = new Map(brandLanguages.map(({ language }) => [language.toLowerCase(), language]));
-  const picked = lookupOrder(ranges).flatMap((tag) => present.get(tag.toLowerCase()) ?? []);
+  const picked = preference.order.flatMap((tag) => present.get(tag.toLowerCase()) ?? []);
   return [...new Set([...picked, ...brandLanguages.filter((l) => l.is_default === 1).map((l) => l.language)])].join(", ");
 }
 
@@ -101,26 +101,30 @@ async function readStreamHead(
   brandId: string,
   flags: FaqFlags,
   origin: string,
-  ranges: readonly string[] | null,
+  preference: LanguagePreference | null,
 ): Promise<StreamHead | null> {
   const [brand, state, feed, languages] = await db.batch([
     entityStatement(db, brandId),
     brandStateStatement(db, brandId),
     changeFeedStateStatement(db),
-    ...(ranges === null ? [] : [brandLanguagesStatement(db, brandId)]),
+    ...(preference === null ? [] : [brandLanguagesStatement(db, brandId)]),
   ]);
   if ((brand as D1Result<EntityRow>).results[0]?.kind !== "brand") return null;
   const entities = (state as D1Result<{ entity_id: string; seq: number }>).results;
   // The language asked for is part of what the lines hold; without one, the ETag is what it always was.
-  const digest = [LINE_FORMAT, origin, `${Number(flags.includePropertyId)}${Number(flags.includeCategory)}${languageKey(ranges)}`]
+  const digest = [
+    LINE_FORMAT,
+    origin,
+    `${Number(flags.includePropertyId)}${Number(flags.includeCategory)}${languageKey(preference?.ranges ?? null)}`,
+  ]
     .concat(entities.map(({ entity_id, seq }) => `${entity_id}:${seq}`))
     .join("\n");
   return {
     etag: await weakEtag(digest),
     cursor: encodeCursor(latestCursor((feed as D1Result<ChangeFeedState>).results[0]!)),
-    ...(ranges === null
+    ...(preference === null
       ? {}
-      : { contentLanguage: streamLanguages(ranges, (languages as D1Result<{ language: string; is_default: number }>).results) }),
+      : { contentLanguage: streamLanguages(preference, (languages as D1Result<{ language: string; is_default: number }>).results) }),
   };
 }
 
@@ -129,9 +133,9 @@ async function streamLine(
   faqs: LocalizedFaq[],
   flags: FaqFlags,
   origin: string,
-  ranges: readonly string[] | null,
+  preference: LanguagePreference | null,
 ): Promise<string> {
-  const built = buildEntityFeed({ entity, faqs }, flags, origin, ranges);
+  const built = buildEntityFeed({ entity, faqs }, flags, origin, preference);
   const page = typeof built === "string" ? built : built.body;
   return `{"entityId":${embeddableJson(entity.id)},"etag":${embeddableJson(await weakEtag(page))},"faqPage":${page}}\n`;
 }
@@ -142,7 +146,7 @@ function brandLines(
   brandId: string,
   flags: FaqFlags,
   origin: string,
-  ranges: readonly string[] | null,
+  preference: LanguagePreference | null,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let afterId: string | null = null; // null: the brand's own line comes first
@@ -152,12 +156,12 @@ function brandLines(
         if (afterId === null) {
           const source = await readFeedSource(db, brandId);
           if (!source) return controller.close(); // removed since the head was read
-          controller.enqueue(encoder.encode(await streamLine(source.entity, source.faqs, flags, origin, ranges)));
+          controller.enqueue(encoder.encode(await streamLine(source.entity, source.faqs, flags, origin, preference)));
           afterId = "";
           return;
         }
         const pages = groupByEntity(await listEntityFaqPage(db, { brandId, afterId, limit: PAGE_SIZE }));
-        const lines = await Promise.all(pages.map(({ entity, faqs }) => streamLine(entity, faqs, flags, origin, ranges)));
+        const lines = await Promise.all(pages.map(({ entity, faqs }) => streamLine(entity, faqs, flags, origin, preference)));
         if (lines.length > 0) controller.enqueue(encoder.encode(lines.join("")));
         if (pages.length < PAGE_SIZE) controller.close();
         else afterId = pages[pages.length - 1]!.entity.id;
@@ -171,17 +175,18 @@ export function brandStreamRoutes(api: OpenAPIHono<ContentEnv>): void {
   api.openapi(brandStreamRoute, async (c) => {
     const { brandId } = c.req.valid("param");
     const { lang, ...flags } = c.req.valid("query");
-    const ranges = languageRequest(lang, c.req.header("Accept-Language"));
+    const languages = languageRequest(lang, c.req.header("Accept-Language"));
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
     const { version, reader } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
-    const key = `${origin} ${brandId} ${Number(flags.includePropertyId)}${Number(flags.includeCategory)} ${version}${languageKey(ranges)}`;
+    const flagsKey = `${Number(flags.includePropertyId)}${Number(flags.includeCategory)}`;
+    const key = `${origin} ${brandId} ${flagsKey} ${version}${languageKey(languages?.ranges ?? null)}`;
     let head = heads.get(key);
     if (!head) {
-      const found = await readStreamHead(reader(), brandId, flags, origin, ranges);
+      const found = await readStreamHead(reader(), brandId, flags, origin, languages);
       if (!found) return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
       heads.set(key, (head = found));
     }
-    return conditionalResponse(c, head.etag, () => brandLines(reader(), brandId, flags, origin, ranges), {
+    return conditionalResponse(c, head.etag, () => brandLines(reader(), brandId, flags, origin, languages), {
       contentType: NDJSON,
       headers: {
         [CHANGES_CURSOR_HEADER]: head.cursor,

@@ -16,7 +16,7 @@ import {
   type LocalizedFaq,
 } from "../storage/faqs";
 import type { D1Reader } from "../storage/reader";
-import { lookupLanguage } from "../catalogue/languages";
+import type { LanguagePreference } from "../catalogue/languages";
 import { PayloadTooLarge, type LocalizedBody } from "./caching";
 import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
 
@@ -52,16 +52,16 @@ export interface FeedSource {
 }
 
 /**
- * The languages of a body built for a request that asked for some (`ranges`, most preferred first): each text
- * is served in the language RFC 4647 lookup picks among those it exists in, else in its entity's default
- * language, and the languages picked are remembered in the order first used, for Content-Language.
+ * The languages of a body built for a request that asked for some: each text is served in the language RFC 4647
+ * lookup picks among those it exists in, else in its entity's default language, and the languages picked are
+ * remembered in the order first used, for Content-Language.
  */
 class ServedLanguages {
   private readonly served = new Set<string>();
-  constructor(readonly ranges: readonly string[]) {}
+  constructor(private readonly preference: LanguagePreference) {}
 
   pick(available: readonly string[], fallback: string): string {
-    const language = lookupLanguage(this.ranges, available, fallback);
+    const language = this.preference.pick(available, fallback);
     this.served.add(language);
     return language;
   }
@@ -72,7 +72,7 @@ class ServedLanguages {
    */
   name(entity: Pick<EntityRow, "name" | "default_language" | "translated_names">): string {
     const names = JSON.parse(entity.translated_names) as Record<string, string>;
-    const language = lookupLanguage(this.ranges, Object.keys(names), entity.default_language);
+    const language = this.preference.pick(Object.keys(names), entity.default_language);
     const name = names[language];
     if (name === undefined) return entity.name;
     this.served.add(language);
@@ -108,8 +108,8 @@ export async function readRoster(db: D1Reader, brandId: string): Promise<{ brand
 }
 
 /** The roster; with a language request, each name in the language picked for it (the order stays the registered names'). */
-export function buildRoster(brand: EntityRow, properties: RosterRow[], ranges: readonly string[] | null): string | LocalizedBody {
-  const languages = ranges && new ServedLanguages(ranges);
+export function buildRoster(brand: EntityRow, properties: RosterRow[], preference: LanguagePreference | null): string | LocalizedBody {
+  const languages = preference && new ServedLanguages(preference);
   const body: BrandPropertiesResponse = {
     brandId: brand.id,
     brandName: languages ? languages.name(brand) : brand.name,
@@ -161,14 +161,14 @@ function faqPage(entity: PageEntity, faqs: LocalizedFaq[], flags: FaqFlags, apiO
   };
 }
 
-/** The schema.org FAQPage of one entity; localized when `ranges` asks for a language. */
+/** The schema.org FAQPage of one entity; localized when a language was asked for. */
 export function buildEntityFeed(
   { entity, faqs }: Pick<FeedSource, "entity" | "faqs">,
   flags: FaqFlags,
   apiOrigin: string,
-  ranges: readonly string[] | null,
+  preference: LanguagePreference | null,
 ): string | LocalizedBody {
-  const languages = ranges && new ServedLanguages(ranges);
+  const languages = preference && new ServedLanguages(preference);
   const body = embeddableJson({ "@context": "https://schema.org", ...faqPage(entity, faqs, flags, apiOrigin, languages) });
   return languages ? languages.localized(body, entity.default_language) : body;
 }
@@ -190,7 +190,7 @@ export async function buildBrandGraph(
   flags: FaqFlags,
   apiOrigin: string,
   limits: GraphLimits,
-  ranges: readonly string[] | null,
+  preference: LanguagePreference | null,
 ): Promise<string | LocalizedBody | PayloadTooLarge> {
   const entityCount = propertyCount + (brandFaqs.length > 0 ? 1 : 0);
   if (entityCount > limits.maxEntities) {
@@ -212,7 +212,7 @@ export async function buildBrandGraph(
   const overBudget = () =>
     new PayloadTooLarge(`The @graph of ${brand.id} exceeds the limit of ${limits.maxBytes} bytes. Fetch each entity's feed instead.`);
 
-  const languages = ranges && new ServedLanguages(ranges);
+  const languages = preference && new ServedLanguages(preference);
   if (brandFaqs.length > 0 && !append(faqPage(brand, brandFaqs, flags, apiOrigin, languages))) return overBudget();
 
   for (let afterId = ""; ;) {

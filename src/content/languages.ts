@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { LanguagePreference } from "../catalogue/languages";
 import { acceptedLanguages } from "../http/accept-language";
 import { IfNoneMatch } from "./route-parts";
 
@@ -7,11 +8,11 @@ import { IfNoneMatch } from "./route-parts";
  * Accept-Language by preference; null when it asks for none, and then every body is the default language's,
  * byte for byte what it was before content had languages.
  */
-export function languageRequest(lang: string | undefined, acceptLanguage: string | undefined): string[] | null {
-  if (lang !== undefined) return [lang];
+export function languageRequest(lang: string | undefined, acceptLanguage: string | undefined): LanguagePreference | null {
+  if (lang !== undefined) return new LanguagePreference([lang]);
   // A bare `*` prefers nothing: it is what fetch implementations send by default, and must not change a body curl gets.
   const ranges = acceptLanguage === undefined || acceptLanguage.trim() === "*" ? [] : acceptedLanguages(acceptLanguage);
-  return ranges.length > 0 ? ranges : null;
+  return ranges.length > 0 ? new LanguagePreference(ranges) : null;
 }
 
 /** What a language request adds to a cache key: nothing for none, else its ranges in order (canonical tags). */

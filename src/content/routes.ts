@@ -109,32 +109,32 @@ export function contentApi(): OpenAPIHono<ContentEnv> {
 
   api.openapi(rosterRoute, async (c) => {
     const { brandId } = c.req.valid("param");
-    const ranges = languageRequest(c.req.valid("query").lang, c.req.header("Accept-Language"));
+    const languages = languageRequest(c.req.valid("query").lang, c.req.header("Accept-Language"));
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
     const { version, reader } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
-    return serveCacheable(c, rosterCacheKey(origin, brandId, version, ranges), async () => {
+    return serveCacheable(c, rosterCacheKey(origin, brandId, version, languages?.ranges ?? null), async () => {
       const roster = await readRoster(reader(), brandId);
       if (!roster) return contentError(404, `${brandId} is not a hospitality brand.`, requestPath(c.req.raw));
-      return buildRoster(roster.brand, roster.properties, ranges);
+      return buildRoster(roster.brand, roster.properties, languages);
     });
   });
 
   api.openapi(faqRoute, async (c) => {
     const { entityId } = c.req.valid("param");
     const { lang, ...flags } = c.req.valid("query");
-    const ranges = languageRequest(lang, c.req.header("Accept-Language"));
+    const languages = languageRequest(lang, c.req.header("Accept-Language"));
     const origin = surfaceOrigin(c.env.API_URL, c.req.url);
     const limits = {
       maxEntities: intVar(c.env.MAX_GRAPH_ENTITIES, 1000),
       maxBytes: intVar(c.env.MAX_GRAPH_BYTES, 10 * 1024 * 1024),
     };
     const { version, reader } = await contentSnapshot(c.env, (p) => c.executionCtx.waitUntil(p));
-    return serveCacheable(c, faqCacheKey(origin, entityId, flags, limits, version, ranges), async () => {
+    return serveCacheable(c, faqCacheKey(origin, entityId, flags, limits, version, languages?.ranges ?? null), async () => {
       const db = reader();
       const source = await readFeedSource(db, entityId);
       if (!source) return contentError(404, `No entity ${entityId}.`, requestPath(c.req.raw));
-      if (source.entity.kind !== "brand") return buildEntityFeed(source, flags, origin, ranges);
-      return buildBrandGraph(db, source, flags, origin, limits, ranges);
+      if (source.entity.kind !== "brand") return buildEntityFeed(source, flags, origin, languages);
+      return buildBrandGraph(db, source, flags, origin, limits, languages);
     });
   });
 

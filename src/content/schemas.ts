@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ChangeEntry, decodeCursor, MAX_CHANGES_PER_PAGE } from "../catalogue/changes";
+import { ChangeEntry, CURSOR_CHARACTERS, decodeCursor, MAX_CHANGES_PER_PAGE } from "../catalogue/changes";
 import { LanguageTag } from "../catalogue/languages";
 import { ENTITY_ID_PATTERN } from "../catalogue/records";
 
@@ -110,9 +110,8 @@ const flag = (name: string, description: string) =>
 export const LanguageQuery = z.object({
   lang: LanguageTag.optional().openapi({
     param: { name: "lang", in: "query" },
-    type: "string",
     description:
-      "BCP 47 tag of the language wanted; wins over Accept-Language. Served by RFC 4647 lookup (pt-BR falls back to pt), " +
+      "BCP 47 tag of a language CLDR knows (another is 400); wins over Accept-Language. Served by RFC 4647 lookup (pt-BR falls back to pt), " +
       "else in the entity's default language. Absent, with no Accept-Language: the body is that of the default language, without inLanguage.",
     example: "pt-BR",
   }),
@@ -153,7 +152,8 @@ export const ChangesQuery = z.object({
     .string()
     .optional()
     .transform((text, ctx) => {
-      if (text === undefined) return undefined;
+      // An empty cursor is no cursor: a client that keeps none yet may send `cursor=` and starts from the beginning.
+      if (text === undefined || text === "") return undefined;
       const cursor = decodeCursor(text);
       if (!cursor) ctx.addIssue({ code: "custom", message: "is not a cursor this feed issued (use nextCursor or X-Changes-Cursor)" });
       return cursor ?? z.NEVER;
@@ -161,7 +161,10 @@ export const ChangesQuery = z.object({
     .openapi({
       param: { name: "cursor", in: "query" },
       type: "string",
-      description: "`nextCursor` of the previous page, or `X-Changes-Cursor` of a stream; from the start of the feed when absent.",
+      pattern: `^(?:${CURSOR_CHARACTERS})?$`,
+      description:
+        "`nextCursor` of the previous page, or `X-Changes-Cursor` of a stream; from the start of the feed when absent or empty. " +
+        "One this feed did not issue is 400.",
     }),
   brandId: z
     .string()

@@ -5,7 +5,13 @@
 
 // The URL parser has already turned every IPv4 spelling (decimal, hex, octal, short forms) into a dotted quad.
 const IPV4_QUAD = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
-const INTERNAL_SUFFIXES = [".local", ".internal", ".home.arpa", ".lan", ".intranet", ".corp", ".private"];
+// Kubernetes service names (`<service>.<namespace>.svc`, `.svc.cluster.local`) resolve only inside a cluster.
+const INTERNAL_SUFFIXES = [".local", ".internal", ".home.arpa", ".lan", ".intranet", ".corp", ".private", ".svc", ".cluster.local"];
+/**
+ * An IPv4 address spelled in a name, dotted or dashed (`10.0.0.1.nip.io`, `ec2-10-0-0-1.sslip.io`): wildcard DNS
+ * services answer such names with the address they spell, so the name is judged as that address.
+ */
+const SPELLED_IPV4 = /(?:^|[.-])(\d{1,3})([.-])(\d{1,3})\2(\d{1,3})\2(\d{1,3})(?=[.-]|$)/g;
 
 export type HostClass = "public" | "loopback" | "private";
 
@@ -74,7 +80,20 @@ export function hostClass(hostname: string): HostClass {
   const name = hostname.replace(/\.$/, "");
   if (name === "localhost" || name.endsWith(".localhost")) return "loopback";
   if (!name.includes(".") || INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix))) return "private";
-  return "public";
+  return spelledAddressClass(name);
+}
+
+/** The class of the least public IPv4 address a name spells, public when it spells none. */
+function spelledAddressClass(name: string): HostClass {
+  let least: HostClass = "public";
+  for (const [, a, , b, c, d] of name.matchAll(SPELLED_IPV4)) {
+    const octets = [a, b, c, d].map(Number);
+    if (octets.some((octet) => octet > 255)) continue;
+    const spelled = ipv4Class(octets);
+    if (spelled === "private") return spelled;
+    if (spelled === "loopback") least = spelled;
+  }
+  return least;
 }
 
 /** Whether the host is an IPv4 or IPv6 address rather than a name. */

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
 import { nameKey } from "../search/normalize";
-import { candidateFilter, rankTypedName } from "../search/resolve";
+import { candidateFilter, MAX_REFERENCE_LENGTH, rankTypedName } from "../search/resolve";
 import { listScopedEntities, nameCandidates, scopedCategories, scopedEntity } from "../storage/scoped-content";
 import { GUEST_QUESTION } from "./prompts";
 import { isFaqTemplate } from "./resource-uris";
@@ -41,6 +41,12 @@ export function serveCompletion(server: Server, ctx: ToolContext): void {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Nothing to complete for ${JSON.stringify(ref)}: complete the arguments of a resource template or of the prompt ${GUEST_QUESTION.name}.`,
+      );
+    }
+    if (argument.value.length > MAX_REFERENCE_LENGTH) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The value to complete is ${argument.value.length} characters long; send at most ${MAX_REFERENCE_LENGTH} characters, the start of an ID or a name.`,
       );
     }
     const values =

@@ -25,18 +25,19 @@ export function jsonBody(c: Context<McpEnv>): Promise<unknown> {
 }
 
 /**
- * A tool call that ranks text (a search, a question to rank an entity's FAQs by) counts this many
- * requests against the organization's limit, and one batch may run at most MAX_BATCH_SEARCHES of them:
- * what one request may make the shared database do is bounded.
+ * A call that ranks text (a search, a question to rank an entity's FAQs by, a completion, which compares what was
+ * typed with hundreds of names) counts this many requests against the organization's limit, and one batch may run
+ * at most MAX_BATCH_SEARCHES of them: what one request may make the shared database do is bounded.
  */
 export const SEARCH_COST = 2;
 export const MAX_BATCH_SEARCHES = 10;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
-/** Whether a message is a request (a method and an id), and whether it is a tool call that searches. */
+/** Whether a message is a request (a method and an id), and whether it ranks text as a search does. */
 function classify(message: unknown): { request: boolean; search: boolean } {
   if (!isRecord(message) || typeof message.method !== "string" || !("id" in message)) return { request: false, search: false };
+  if (message.method === "completion/complete") return { request: true, search: true };
   const params = isRecord(message.params) ? message.params : {};
   return { request: true, search: message.method === "tools/call" && (toolNamed(params.name)?.searches(params.arguments) ?? false) };
 }
@@ -45,7 +46,7 @@ const searchesIn = (messages: unknown[]): number => messages.filter((m) => class
 
 /**
  * How many requests a POST counts for against the organization's limit: every JSON-RPC request in
- * it, a search SEARCH_COST (a batch of 50 `service_list_entities` calls is 50), at least 1. A batch
+ * it, a search or a completion SEARCH_COST (a batch of 50 `service_list_entities` calls is 50), at least 1. A batch
  * refused for its size counts 1: it is refused unread.
  */
 export function requestCost(body: unknown): number {
@@ -93,7 +94,10 @@ export function messagesProblem(body: unknown): Response | null {
   }
   const searches = searchesIn(messages);
   if (searches > MAX_BATCH_SEARCHES) {
-    return envelopeError(413, `A batch runs at most ${MAX_BATCH_SEARCHES} searches; this one has ${searches}. Split it.`);
+    return envelopeError(
+      413,
+      `A batch runs at most ${MAX_BATCH_SEARCHES} searches; this one has ${searches} (completions count as searches). Split it.`,
+    );
   }
   for (const [index, message] of messages.entries()) {
     const where = Array.isArray(body) ? `[${index}]` : "";

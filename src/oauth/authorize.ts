@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import { sha256Hex } from "../crypto/hash";
 import { isDevelopment, type AppEnv, type Env } from "../env";
 import { BodyTooLarge, readBodyText } from "../http/body";
-import { MCP_SCOPE } from "../identity/tokens";
+import { CLIENT_ID_PATTERN, MCP_SCOPE } from "../identity/tokens";
 import { callerAddress } from "../rate-limit/token-requests";
 import { findOrganization } from "../storage/organizations";
 import { findUser } from "../storage/users";
@@ -67,6 +67,10 @@ function mergeHeaders(...sources: Headers[]): Headers {
 export async function showAuthorization(c: Context<AppEnv>): Promise<Response> {
   const oauth = oauthHelpers(c.env, c.req.url);
   const clientId = new URL(c.req.url).searchParams.get("client_id") ?? "";
+  // The provider keys storage by the client ID: one no client could have is refused before it becomes a key.
+  if (clientId !== "" && !CLIENT_ID_PATTERN.test(clientId)) {
+    return problem(c.env, 400, "This app cannot connect", "The app's client ID is not 1-255 visible characters.");
+  }
   if (!isDevelopment(c.env) && isNonPublicMetadataUrl(clientId)) {
     return problem(
       c.env,

@@ -6,7 +6,7 @@ import type { AppEnv, Env } from "../env";
 import { requestForm } from "../http/form-body";
 import { oauthError } from "../http/surface-errors";
 import { CONNECTOR_REFRESH_TOKEN_TTL_S, oauthHelpers } from "./server";
-import { forgetValidatedTokens } from "./tokens";
+import { forgetValidatedTokens, providerTokenParts } from "./tokens";
 
 /**
  * Guards in front of the provider's `/token` that end a grant when its codes or refresh tokens are
@@ -28,12 +28,6 @@ interface Rotation {
   rotatedAt: number;
 }
 
-/** The user and grant a code or token of the provider names (`<userId>:<grantId>:<secret>`), or null. */
-function grantOf(token: string): { userId: string; grantId: string } | null {
-  const [userId, grantId, secret, ...rest] = token.split(":");
-  return userId && grantId && secret && rest.length === 0 ? { userId, grantId } : null;
-}
-
 const readGrant = (env: Env, userId: string, grantId: string) => env.OAUTH_KV.get<Grant>(`grant:${userId}:${grantId}`, "json");
 
 async function revokeGrant(env: Env, requestUrl: string, userId: string, grantId: string, reason: string): Promise<void> {
@@ -44,7 +38,7 @@ async function revokeGrant(env: Env, requestUrl: string, userId: string, grantId
 
 /** A refresh token presented again after its rotation: the grant ends unless it is the client's prompt retry. */
 async function refreshReplay(env: Env, requestUrl: string, refreshToken: string): Promise<Response | null> {
-  const owner = grantOf(refreshToken);
+  const owner = providerTokenParts(refreshToken);
   if (!owner) return null;
   const tokenHash = await sha256Hex(refreshToken);
   const rotation = await env.OAUTH_KV.get<Rotation>(rotatedKey(tokenHash), "json");
@@ -59,7 +53,7 @@ async function refreshReplay(env: Env, requestUrl: string, refreshToken: string)
 
 /** A wrong PKCE verifier ends the code: a code is good for one attempt, whoever makes it. */
 async function wrongVerifier(env: Env, requestUrl: string, code: string, verifier: string | null): Promise<Response | null> {
-  const owner = grantOf(code);
+  const owner = providerTokenParts(code);
   if (!owner || verifier === null) return null;
   const grant = await readGrant(env, owner.userId, owner.grantId);
   if (!grant?.codeChallenge || !grant.authCodeWrappedKey || grant.authCodeId !== (await sha256Hex(code))) return null;
@@ -68,11 +62,26 @@ async function wrongVerifier(env: Env, requestUrl: string, code: string, verifie
   return oauthError(400, "invalid_grant", "Invalid PKCE code_verifier; the authorization code can no longer be used.");
 }
 
+/**
+ * A code or refresh token that is none of the provider's is refused before the provider splits it into storage keys;
+ * a revocation of one revokes nothing, which RFC 7009 §2.2 answers with 200 like any unknown token.
+ */
+function foreignToken(grantType: string | null, form: URLSearchParams): Response | null {
+  const revoked = grantType === null ? form.get("token") : null;
+  if (revoked !== null && !providerTokenParts(revoked)) return new Response(null, { status: 200 });
+  const field = grantType === "refresh_token" ? "refresh_token" : grantType === "authorization_code" ? "code" : null;
+  const token = field && form.get(field);
+  if (!field || token === null || providerTokenParts(token)) return null;
+  return oauthError(400, "invalid_grant", `The ${field.replace("_", " ")} is not one this server issued.`);
+}
+
 /** The replay and PKCE guards, and the record of each rotation the provider makes. */
 export const tokenGrantGuards = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== "POST") return next();
   const form = await requestForm(c.req.raw);
   const grantType = form.get("grant_type");
+  const foreign = foreignToken(grantType, form);
+  if (foreign) return foreign;
   const refreshToken = grantType === "refresh_token" ? form.get("refresh_token") : null;
   const code = grantType === "authorization_code" ? form.get("code") : null;
   const refusal =

@@ -41,8 +41,9 @@ const tokenRequestLimits = createMiddleware<AppEnv>(async (c, next) => {
   if (addressRefusal) return addressRefusal;
   if (c.req.path === REGISTER_PATH) return (await registrationLimit(c.env, c.req.raw)) ?? next();
   const clientId = await requestedClientId(c.req.raw);
-  // An implausible ID is not counted per client (the provider refuses it); the address limit still holds.
-  if (clientId === undefined || !CLIENT_ID_PATTERN.test(clientId)) return next();
+  if (clientId === undefined) return next();
+  // The provider keys storage by the client ID: one no client could have is refused before it becomes a key.
+  if (!CLIENT_ID_PATTERN.test(clientId)) return oauthError(400, "invalid_request", "client_id must be 1-255 visible characters.");
   if (!isDevelopment(c.env) && isNonPublicMetadataUrl(clientId)) {
     return oauthError(401, "invalid_client", "The client ID names a private or local address, which this server does not fetch.");
   }

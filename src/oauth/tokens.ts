@@ -2,6 +2,7 @@ import type { ValidatedAccessToken } from "@cloudflare/workers-oauth-provider";
 import { ExpiringCache } from "../cache/expiring-cache";
 import { sha256Hex } from "../crypto/hash";
 import { surfaceOrigin, type Env } from "../env";
+import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { TokenRejected, type Principal } from "../identity/verify";
 import { CONNECTOR_ACCESS_CACHE_MS, connectorAccessDenial, type ConnectorProps } from "./access";
 import { authorizationServer, mcpResources } from "./server";
@@ -30,10 +31,23 @@ export const forgetValidatedTokens = (): void => validTokens.clear();
 export const isConnectorToken = (token: string): boolean => token.split(":").length === 3;
 
 /**
+ * The user and grant a token or code of the connector flow names (`<userId>:<grantId>:<secret>`), or null when it is
+ * none. The provider looks one up by its parts, in OAUTH_KV keys of at most 512 bytes, so one of more than 255
+ * visible characters, like a client ID (ours are under 100), is none of ours and is never looked up.
+ */
+export function providerTokenParts(token: string): { userId: string; grantId: string } | null {
+  if (!CLIENT_ID_PATTERN.test(token)) return null;
+  const [userId, grantId, secret, ...rest] = token.split(":");
+  return userId && grantId && secret && rest.length === 0 ? { userId, grantId } : null;
+}
+
+/**
  * Verifies an access token of the connector flow: the provider checks it (stored hash, expiry,
  * audience = one of the MCP resources), then the user and client must still have access.
  */
 export async function verifyConnectorToken(env: Env, requestUrl: string, token: string): Promise<Principal> {
+  const parts = providerTokenParts(token);
+  if (!parts) throw new TokenRejected(INVALID);
   const origin = surfaceOrigin(env.BASE_URL, requestUrl);
   const tokenHash = `${origin}\n${await sha256Hex(token)}`;
   if (invalidTokens.get(tokenHash)) throw new TokenRejected(INVALID);
@@ -58,6 +72,6 @@ export async function verifyConnectorToken(env: Env, requestUrl: string, token: 
     clientId: validated.clientId,
     issuer: CONNECTOR_ISSUER_KEY,
     organizationId: props.organizationId,
-    grant: { id: token.split(":")[1]!, userId: props.userId, grantedAt: props.grantedAt },
+    grant: { id: parts.grantId, userId: props.userId, grantedAt: props.grantedAt },
   };
 }

@@ -44,10 +44,19 @@ const CLEAR_LEAD = 0.1;
 /** Candidates scoring below this are not offered. */
 const CANDIDATE_AT = 0.35;
 export const MAX_CANDIDATES = 5;
+/** The longest reference taken (a tool's `entity`, a value to complete): a name is a few words. */
+export const MAX_REFERENCE_LENGTH = 200;
+/**
+ * A reference is compared with candidates by its first this many distinctive words: each is compared with every
+ * word of up to hundreds of candidates' names, and no name has as many.
+ */
+export const MAX_REFERENCE_WORDS = 12;
 
 /** How alike two words are: 1 equal; less for a letter or two wrong, missing, extra or swapped in a longer word. */
 function similarity(a: string, b: string): number {
   if (a === b) return 1;
+  // More than two edits apart, whatever the letters: no need to count them.
+  if (Math.abs(a.length - b.length) > 2) return 0;
   const longest = Math.max(a.length, b.length);
   const edits = typoDistance(a, b);
   if (edits === 1 && longest >= 4) return 0.9;
@@ -91,6 +100,12 @@ function read(text: string): Reading {
   return { tokens, kinds, compact };
 }
 
+/** What a reference says, its words past the first MAX_REFERENCE_WORDS left out. */
+function readReference(reference: string): Reading {
+  const reading = read(reference);
+  return { ...reading, tokens: reading.tokens.slice(0, MAX_REFERENCE_WORDS) };
+}
+
 const ID_PREFIXES = [...new Set(Object.values(ID_PREFIX))].map((prefix) => prefix.toLowerCase());
 
 /**
@@ -131,7 +146,7 @@ function score(reference: Reading, candidate: Candidate, partialLast = false): {
  */
 export function resolveEntity(reference: string, candidates: readonly Candidate[]): Resolution {
   if (looksLikeId(reference)) return { entity: null, candidates: [] };
-  const reading = read(reference);
+  const reading = readReference(reference);
   const ranked = candidates
     .filter((c) => reading.kinds.size === 0 || reading.kinds.has(c.kind))
     .map((c) => ({ candidate: c, ...score(reading, c) }))
@@ -149,7 +164,7 @@ export function resolveEntity(reference: string, candidates: readonly Candidate[
  * word ("aurora lisb" fits "Aurora Lisbon Riverside"). What completion offers.
  */
 export function rankTypedName(typed: string, candidates: readonly Candidate[]): ScoredCandidate[] {
-  const reading = read(typed);
+  const reading = readReference(typed);
   if (reading.tokens.length === 0) return [];
   return candidates
     .map((c) => ({ candidate: c, ...score(reading, c, true) }))
@@ -196,7 +211,7 @@ export function entityNamedIn(text: string, candidates: readonly Candidate[]): {
  * name of a place it names, so "Vienna" finds a hotel named "Wien"), and the kinds it names.
  */
 export function candidateFilter(reference: string): { prefixes: string[]; kinds: EntityKind[] } {
-  const reading = read(reference);
+  const reading = readReference(reference);
   const spellings = [...reading.tokens, reading.compact].flatMap((token) => [
     token,
     ...PLACES.filter(([, english]) => english === token).map(([variant]) => variant.replace(/ /g, "")),

@@ -61,6 +61,11 @@ export async function storedEntitiesAfter(db: D1Reader, afterId: string, limit: 
   return results;
 }
 
+/** How many entities are stored. */
+export async function entityCount(db: D1Reader): Promise<number> {
+  return (await db.prepare("SELECT count(*) AS n FROM entities").first<{ n: number }>())?.n ?? 0;
+}
+
 /** Stored entities with one of `ids`, and the properties of the brands among `brandIds`. */
 export async function entitiesByIdOrBrand(db: D1Reader, ids: string[], brandIds: string[]): Promise<StoredEntity[]> {
   const statements = [

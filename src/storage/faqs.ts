@@ -113,15 +113,26 @@ export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: 
 /** Stored FAQs of the given entities. */
 export async function faqsOfEntities(db: D1Reader, entityIds: string[]): Promise<StoredFaq[]> {
   const statements = jsonChunks(entityIds).map((chunk) =>
-    db
-      .prepare(
-        `SELECT id, entity_id, position, language, translation, category, question, answer, analyzer FROM faqs
-         WHERE entity_id IN (SELECT value FROM json_each(?))`,
-      )
-      .bind(chunk),
+    db.prepare(`SELECT ${STORED_FAQ_COLUMNS} FROM faqs WHERE entity_id IN (SELECT value FROM json_each(?))`).bind(chunk),
   );
   if (statements.length === 0) return [];
   return (await db.batch<StoredFaq>(statements)).flatMap((result) => result.results);
+}
+
+const STORED_FAQ_COLUMNS = "id, entity_id, position, language, translation, category, question, answer, analyzer";
+
+/** At most `limit` FAQs whose index terms an analysis older than `version` wrote, in the order of faqs_by_analyzer. */
+export async function staleFaqs(db: D1Reader, version: number, limit: number): Promise<StoredFaq[]> {
+  const { results } = await db
+    .prepare(`SELECT ${STORED_FAQ_COLUMNS} FROM faqs WHERE analyzer < ? ORDER BY analyzer, id LIMIT ?`)
+    .bind(version, limit)
+    .all<StoredFaq>();
+  return results;
+}
+
+/** How many FAQs an analysis older than `version` wrote. */
+export async function staleFaqCount(db: D1Reader, version: number): Promise<number> {
+  return (await db.prepare("SELECT count(*) AS n FROM faqs WHERE analyzer < ?").bind(version).first<{ n: number }>())?.n ?? 0;
 }
 
 export const insertFaqs = (db: D1Reader, faqs: (FaqInput & FaqIndexTerms)[]): D1PreparedStatement[] =>
@@ -140,8 +151,8 @@ export const insertFaqs = (db: D1Reader, faqs: (FaqInput & FaqIndexTerms)[]): D1
       .bind(chunk),
   );
 
-/** Rewrites FAQs' text and index terms (a changed FAQ, or one analysed again). */
-export const updateFaqs = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]): D1PreparedStatement[] =>
+/** FAQs with their index terms as JSON chunks, read back by FAQS_FROM_JSON as the table `j` an update reads from. */
+const faqRowChunks = (faqs: (StoredFaq & FaqIndexTerms)[]): string[] =>
   jsonChunks(
     faqs.map(({ id, category, question, answer, terms_q, terms_a, terms_c, analyzer }) => ({
       id,
@@ -153,16 +164,35 @@ export const updateFaqs = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]): D
       terms_c,
       analyzer,
     })),
-  ).map((chunk) =>
+  );
+const FAQS_FROM_JSON = `(SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.category') AS category,
+    json_extract(value, '$.question') AS question, json_extract(value, '$.answer') AS answer,
+    json_extract(value, '$.terms_q') AS terms_q, json_extract(value, '$.terms_a') AS terms_a,
+    json_extract(value, '$.terms_c') AS terms_c, json_extract(value, '$.analyzer') AS analyzer FROM json_each(?)) AS j`;
+
+/** Rewrites FAQs' text and index terms (a changed FAQ). */
+export const updateFaqs = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]): D1PreparedStatement[] =>
+  faqRowChunks(faqs).map((chunk) =>
     db
       .prepare(
         `UPDATE faqs SET category = j.category, question = j.question, answer = j.answer,
            terms_q = j.terms_q, terms_a = j.terms_a, terms_c = j.terms_c, analyzer = j.analyzer
-         FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.category') AS category,
-                 json_extract(value, '$.question') AS question, json_extract(value, '$.answer') AS answer,
-                 json_extract(value, '$.terms_q') AS terms_q, json_extract(value, '$.terms_a') AS terms_a,
-                 json_extract(value, '$.terms_c') AS terms_c, json_extract(value, '$.analyzer') AS analyzer FROM json_each(?)) AS j
-         WHERE faqs.id = j.id`,
+         FROM ${FAQS_FROM_JSON} WHERE faqs.id = j.id`,
+      )
+      .bind(chunk),
+  );
+
+/**
+ * Rewrites FAQs' index terms (analysed again), each only while its text is what was analysed: an FAQ an import
+ * changed meanwhile keeps what the import wrote.
+ */
+export const updateFaqTerms = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]): D1PreparedStatement[] =>
+  faqRowChunks(faqs).map((chunk) =>
+    db
+      .prepare(
+        `UPDATE faqs SET terms_q = j.terms_q, terms_a = j.terms_a, terms_c = j.terms_c, analyzer = j.analyzer
+         FROM ${FAQS_FROM_JSON}
+         WHERE faqs.id = j.id AND faqs.category = j.category AND faqs.question = j.question AND faqs.answer = j.answer`,
       )
       .bind(chunk),
   );

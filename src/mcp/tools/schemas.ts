@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LanguageTag } from "../../catalogue/languages";
 import { CONFIDENCES } from "../../search/confidence";
+import { MAX_REFERENCE_LENGTH } from "../../search/resolve";
 import { ENTITY_KINDS } from "../../storage/entities";
 
 /** Input and output schemas of the MCP tools: validation, types and the JSON Schemas of tools/list. */
@@ -38,7 +39,7 @@ export const QueryInput = z.strictObject({
   entity: z
     .string()
     .min(1)
-    .max(200)
+    .max(MAX_REFERENCE_LENGTH)
     .describe('Its ID (HO-AUR-0001) or name as written ("the Aurora in Lyon"); case, accents and typos aside.'),
   question: z.string().min(1).max(500).optional().describe("The guest's question, in their words, to rank the FAQs by."),
   category: Category.optional(),

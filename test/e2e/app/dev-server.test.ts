@@ -1,8 +1,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort, freshState, ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer, realmTokenResponse } from "../support/dev-server";
+import { runNode } from "../support/processes";
 
 const server = devServer();
 
@@ -26,6 +30,12 @@ describe("npm run dev", () => {
     ]) {
       expect(output).toContain(credential);
     }
+  });
+
+  it("names, in what it prints, the ADMIN_URL and the --url that reach it on its port", () => {
+    const output = server.output();
+    expect(output).toContain(`ADMIN_URL=${server.origin} npm run admin -- --help`);
+    expect(output).toContain(`npm run connect -- --url ${server.origin}`);
   });
 
   it("serves the content API with the fixture over plain HTTP on loopback", async () => {
@@ -87,5 +97,30 @@ describe("the MCP server, driven by the MCP SDK's Client over streamable HTTP", 
       body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list" }),
     });
     expect(after.status).toBe(404);
+  });
+});
+
+describe("npm run dev on a busy port", () => {
+  it.each(["127.0.0.1", "::1"])("refuses to start when %s holds the port, says so, and sends that server nothing", async (host) => {
+    const received: string[] = [];
+    const other = createServer((req, res) => {
+      received.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { "Content-Type": "application/json" }).end('{"status":"healthy","loaded":true}');
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => other.listen(port, host, resolve));
+    const state = freshState();
+    try {
+      const run = await runNode(join(ROOT, "scripts", "dev.mjs"), ["--port", String(port), "--persist-to", state], { timeout: 150_000 });
+      const printed = run.stdout + run.stderr;
+      expect(run.code, printed).toBe(1);
+      expect(printed).toContain(`Port ${port} is already in use`);
+      expect(printed).toContain(`npm run dev -- --port`);
+      expect(printed).not.toContain("Demo fixture");
+      expect(received).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
@@ -19,6 +20,13 @@ import { killProcess } from "../support/processes";
  * sign-in and consent pages, oauth4webapi for PKCE and the code exchange, and the MCP SDK's own
  * OAuth support from the first 401 to a tool call.
  */
+
+/** This machine's addresses that are not loopback (IPv6 ones in brackets). */
+const externalAddresses = (): string[] =>
+  Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && !a.internal && !a.address.startsWith("fe80"))
+    .map((a) => (a!.family === "IPv6" ? `[${a!.address}]` : a!.address));
 
 let browserServer: BrowserServer;
 let browser: Browser;
@@ -156,6 +164,16 @@ describe("assistant connector, end to end", () => {
       child.stderr.on("data", (chunk) => (output += chunk));
       const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
       await expect.poll(() => /http:\/\/\S+\/authorize\?\S+/.test(output), { timeout: 30_000 }).toBe(true);
+      // RFC 8252 §8.3: the callback listens on loopback only, and a callback of another sign-in is no answer.
+      for (const address of externalAddresses()) {
+        await expect(fetch(`http://${address}:${port}/callback?code=x&state=y`), address).rejects.toThrow();
+      }
+      for (const loopback of ["127.0.0.1", "[::1]"]) {
+        const forged = await fetch(`http://${loopback}:${port}/callback?code=attacker-code&state=not-this-sign-in`);
+        expect(forged.status, loopback).toBe(400);
+        expect(await forged.text()).toMatch(/not the sign-in this terminal started/);
+      }
+      expect(child.exitCode).toBeNull();
       const context = await browser.newContext();
       await signInAndAllowWithKeys(await context.newPage(), /http:\/\/\S+\/authorize\?\S+/.exec(output)![0]);
       await context.close();

@@ -171,6 +171,16 @@ describe("analysing stored content again", () => {
     });
     expect((await adminJson("POST", "/search/reindex", { after: "HO-AUR-0002", limit: 2 })).faqs).toBe(0);
   });
+
+  it("says how far the index is behind, and how many entities each page read, for the CLI's progress", async () => {
+    const entities = (await env.DB.prepare("SELECT count(*) AS n FROM entities").first<{ n: number }>())!.n;
+    await env.DB.prepare("UPDATE faqs SET analyzer = 0 WHERE entity_id = 'HO-AUR-0004'").run();
+    const stale = (await env.DB.prepare("SELECT count(*) AS n FROM faqs WHERE entity_id = 'HO-AUR-0004'").first<{ n: number }>())!.n;
+    expect(await adminJson("GET", "/search/reindex")).toEqual({ analyzer: ANALYZER_VERSION, staleFaqs: stale, entities });
+    const page = await adminJson("POST", "/search/reindex", { after: "HO-AUR-0003", limit: 3 });
+    expect(page).toEqual({ scanned: 3, entities: 0, faqs: stale, next: "HO-AUR-0006" });
+    expect((await adminJson("GET", "/search/reindex")).staleFaqs).toBe(0);
+  });
 });
 
 describe("unanswered questions", () => {

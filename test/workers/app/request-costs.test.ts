@@ -23,6 +23,7 @@ import {
   TOKEN_URL,
 } from "../support/mcp";
 import { sessionObject } from "../../../src/mcp/session";
+import { GUEST_QUESTION } from "../../../src/mcp/prompts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -190,6 +191,38 @@ describe("a search weighs more than a lookup, and a batch runs a bounded number 
     const eleven = await send(searches(MAX_BATCH_SEARCHES + 1, 30), sessionId); // 22
     expect(await expectEnvelope(eleven, 413, "payload_too_large")).toMatch(/at most 10 searches; this one has 11/);
     expect(await expectEnvelope(await send(searches(5, 50), sessionId), 429, "rate_limited")).toMatch(/counts 10 requests and only 8/);
+  });
+});
+
+describe("a completion weighs as a search, and counts towards a batch's searches", () => {
+  const completion = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "completion/complete",
+    params: { ref: { type: "ref/prompt", name: GUEST_QUESTION.name }, argument: { name: "entity", value: "aurora lisb" } },
+  });
+  const searchCall = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "service_search_documents", arguments: { query: "tourist tax" } },
+  });
+  const mixed = (completions: number, searches: number, from: number) => [
+    ...Array.from({ length: completions }, (_, i) => completion(from + i)),
+    ...Array.from({ length: searches }, (_, i) => searchCall(from + completions + i)),
+  ];
+
+  it(`counts a completion as ${SEARCH_COST}, runs ${MAX_BATCH_SEARCHES} completions and searches in a batch, refuses one more counting it once`, async () => {
+    const token = await tokenForNewOrganization("org-completion-cost", ["HO-AUR"]);
+    const send = (body: unknown, sessionId?: string) => fetchWith(mcpPost(token, body, sessionId), { MCP_RATE_LIMIT: "32" });
+    const sessionId = (await send(initializeRequest())).headers.get("mcp-session-id")!; // 1 of 32
+    expect((await send(completion(2), sessionId)).status).toBe(200); // 3
+    const ten = await send(mixed(6, MAX_BATCH_SEARCHES - 6, 10), sessionId); // 23
+    expect(ten.status).toBe(200);
+    expect((await ten.json<unknown[]>()).length).toBe(MAX_BATCH_SEARCHES);
+    const eleven = await send(mixed(MAX_BATCH_SEARCHES + 1, 0, 30), sessionId); // 24
+    expect(await expectEnvelope(eleven, 413, "payload_too_large")).toMatch(/at most 10 searches; this one has 11 \(completions/);
+    expect(await expectEnvelope(await send(mixed(3, 2, 50), sessionId), 429, "rate_limited")).toMatch(/counts 10 requests and only 8/);
   });
 });
 

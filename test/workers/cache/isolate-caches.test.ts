@@ -27,6 +27,19 @@ describe("BodyCache", () => {
     expect(cache.get("huge")).toBeUndefined();
     expect(cache.get("c")).toBeDefined();
   });
+
+  it("counts each key's size in its byte bound, as its body's", () => {
+    const cache = new BodyCache<{ body: string }>(100, 40);
+    cache.set("a", { body: "x".repeat(10) });
+    cache.set("b".repeat(10), { body: "y" });
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.get("b".repeat(10))).toBeDefined();
+    cache.set("k".repeat(21), { body: "" });
+    expect(cache.get("k".repeat(21))).toBeUndefined();
+    cache.set("k".repeat(19), { body: "z" });
+    expect(cache.get("k".repeat(19))).toBeDefined();
+    expect(cache.get("b".repeat(10))).toBeUndefined();
+  });
 });
 
 describe("ExpiringCache", () => {

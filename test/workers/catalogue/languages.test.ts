@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalLanguageTag, LanguageTag, lookupLanguage, lookupOrder } from "../../../src/catalogue/languages";
+import { canonicalLanguageTag, LanguagePreference, LanguageTag, lookupOrder } from "../../../src/catalogue/languages";
 
 /** Language tags (BCP 47, by Intl) and RFC 4647 lookup: the pure rules every language path goes through. */
 
@@ -53,8 +53,9 @@ describe("lookupOrder (RFC 4647 §3.4: truncate from the right)", () => {
   });
 });
 
-describe("lookupLanguage", () => {
+describe("LanguagePreference: RFC 4647 lookup among the languages a text exists in", () => {
   const available = ["en", "pt", "es-ES", "fr"];
+  const lookupLanguage = (ranges: string[], among: string[], fallback: string) => new LanguagePreference(ranges).pick(among, fallback);
 
   it("picks the first range that a tag is available for, in priority order", () => {
     expect(lookupLanguage(["fr", "pt"], available, "en")).toBe("fr");

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { CONTENT_VERSION_MAX_AGE_MS } from "../../../src/catalogue/snapshot";
 import { versionTag, type ContentVersion } from "../../../src/storage/content-version";
 import { buildDemoContent } from "../../../src/fixture/demo";
+import { languageRequest } from "../../../src/content/languages";
 import { faqCacheKey } from "../../../src/content/routes";
 import type { ContentRecord } from "../../../src/catalogue/records";
 import { importRecords } from "../support/admin";
@@ -212,6 +213,27 @@ describe("ETags, 304 and caching per language", () => {
     expect(stored!.headers.get("Content-Language")).toBe("de");
     expect(stored!.headers.get("ETag")).toBe(served.headers.get("ETag"));
     expect(await caches.default.match(key(["fr"]))).toBeUndefined();
+  });
+});
+
+describe("a hostile Accept-Language", () => {
+  const hostile = `pt-x-${"a1b2c3d4-".repeat(600)}z, ${"en-US;q=0.1, ".repeat(400)}`;
+
+  it("is read as the languages it names, private use and all past its first 512 characters left out: feed, roster and stream", async () => {
+    expect(languageRequest(undefined, hostile)?.ranges).toEqual(["pt", "en-US"]);
+    for (const path of [feed("HO-AUR-0051"), "/api/v3/content/HO-AUR/properties", "/api/v3/content/HO-AUR/faq.ndjson"]) {
+      const asked = await get(path, UNCOUNTED, { "Accept-Language": hostile });
+      const plain = await get(path, UNCOUNTED, { "Accept-Language": "pt, en-US;q=0.1" });
+      expect(asked.status, path).toBe(200);
+      expect(asked.headers.get("ETag"), path).toBe(plain.headers.get("ETag"));
+      expect(await asked.text(), path).toBe(await plain.text());
+    }
+  });
+
+  it("keys the caches by the ranges read: the same short key as the header they come to", () => {
+    const key = (ranges: readonly string[] | null) =>
+      faqCacheKey(API, "HO-AUR-0051", NO_FLAGS, { maxEntities: 1000, maxBytes: 10 * 1024 * 1024 }, "v1", ranges);
+    expect(key(languageRequest(undefined, hostile)!.ranges)).toBe(key(["pt", "en-US"]));
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { MAX_REFERENCE_LENGTH } from "../../../src/search/resolve";
 import { BASE, realmTokens, sdkClient } from "../support/mcp";
 
 /** Each entity's FAQs as resources, the templates and their completions, through the SDK's Client at both endpoints. */
@@ -177,6 +178,19 @@ describe("completions", () => {
       "Pets",
       "Policies",
     ]);
+    await client.close();
+  });
+
+  it(`completes a value of at most ${MAX_REFERENCE_LENGTH} characters, as the tools take an entity, and answers -32602 past it`, async () => {
+    const client = await clientFor(tokens.aurora, "2025-06-18");
+    const atLimit = "Aurora Lisbon Riv".padStart(MAX_REFERENCE_LENGTH, " ");
+    expect((await complete(client, { name: "entityId", value: atLimit })).values[0]).toBe("HO-AUR-0001");
+    for (const value of [` ${atLimit}`, "aurora lisbon ".repeat(1_300)]) {
+      await expect(complete(client, { name: "entityId", value })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/at most 200 characters/),
+      });
+    }
     await client.close();
   });
 

@@ -61,6 +61,8 @@ describe("client ID metadata documents only from public hosts", () => {
     "https://intranet/client.json",
     "https://printer.local/client.json",
     "https://metadata.internal/client.json",
+    "https://registry.default.svc/client.json",
+    "https://169.254.169.254.nip.io/client.json",
   ];
 
   it.each(hosts)("refuses %s at /authorize and /token without fetching it", async (clientId) => {

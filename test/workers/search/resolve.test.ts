@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { candidateFilter, entityNamedIn, looksLikeId, rankTypedName, resolveEntity, type Candidate } from "../../../src/search/resolve";
+import {
+  candidateFilter,
+  entityNamedIn,
+  looksLikeId,
+  MAX_REFERENCE_WORDS,
+  rankTypedName,
+  resolveEntity,
+  type Candidate,
+} from "../../../src/search/resolve";
 
 const AURORA = "Aurora Hotels & Resorts";
 const hotel = (id: string, name: string): Candidate => ({ id, name, kind: "property", brandName: AURORA });
@@ -82,6 +90,13 @@ describe("a name being typed (completion)", () => {
   it("offers nothing for words that fit no name, and nothing for nothing typed", () => {
     expect(typed("Oslo")).toEqual([]);
     expect(typed("the hotel")).toEqual([]);
+  });
+
+  it(`compares the first ${MAX_REFERENCE_WORDS} words typed with each candidate, and looks candidates up by them alone`, () => {
+    const fitting = Array.from({ length: MAX_REFERENCE_WORDS }, (_, i) => ["aurora", "lisbon", "riverside"][i % 3]).join(" ");
+    expect(typed(`${fitting} zzzz`)[0]).toBe("HO-AUR-0001");
+    const long = Array.from({ length: 3_000 }, (_, i) => `w${i.toString(36)}x`).join(" ");
+    expect(candidateFilter(long).prefixes.length).toBeLessThanOrEqual(MAX_REFERENCE_WORDS + 1);
   });
 });
 

@@ -11,8 +11,27 @@ describe("what is counted of an unanswered question", () => {
     ["a link", "is https://example.com/karaoke?id=7 yours", "is [link] yours"],
     ["a phone number split by invisible characters", "call +351\u200b912\u200b345\u200b678 re karaoke", "call [phone] re karaoke"],
     ["a card number split by control characters", "card 4111\u00001111\u00001111\u00001111 karaoke", "card [phone] karaoke"],
+    ["a link without a scheme", "is example.com/reset?token=abc123 your karaoke page", "is [link] your karaoke page"],
+    ["a link to a host and port", "karaoke at bookings.example.co.uk:8443/#me", "karaoke at [link]"],
+    ["an e-mail address spelled with (at) and (dot)", "mail ana.silva (at) example (dot) com re karaoke", "mail [email] re karaoke"],
+    ["an e-mail address spelled with [at] and [dot]", "ana[at]example[dot]co[dot]uk karaoke", "[email] karaoke"],
+    ["an e-mail address with spaces around @", "karaoke? write to ana @ example.com", "karaoke? write to [email]"],
+    [
+      "a JWT",
+      "karaoke token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+      "karaoke token [token]",
+    ],
+    ["an access token", "my karaoke code is 8f14e45fceea167a5a36dedd4bea2543", "my karaoke code is [token]"],
+    ["a code of letters and digits", "karaoke voucher AB12CD34EF56GH78", "karaoke voucher [token]"],
   ])("takes out %s", (_, question, key) => {
     expect(unansweredKey(question)).toBe(key);
+  });
+
+  it("keeps words, names, domains alone and times as they are", () => {
+    expect(unansweredKey("Do you take booking.com reservations for the Donaudampfschifffahrt at 7.30?")).toBe(
+      "do you take booking.com reservations for the donaudampfschifffahrt at 7.30",
+    );
+    expect(unansweredKey("karaoke (at) night, wi-fi 5GHz?")).toBe("karaoke (at) night, wi-fi 5ghz");
   });
 
   it("makes case, spacing and end punctuation uniform, so one question is counted as one", () => {

@@ -8,6 +8,9 @@ describe("endpointUrlProblem: https on a public host, loopback only in developme
     "https://93.184.216.34/hook",
     "https://[2606:4700:4700::1111]/hook",
     "https://hooks.partner.example./trailing-dot",
+    "https://93.184.216.34.nip.io/hook",
+    "https://v2.10.api.partner.example/hook",
+    "https://svc.partner.example/hook",
   ])("accepts %s everywhere", (url) => {
     expect(endpointUrlProblem(url, false)).toBeNull();
     expect(endpointUrlProblem(url, true)).toBeNull();
@@ -26,6 +29,13 @@ describe("endpointUrlProblem: https on a public host, loopback only in developme
     ["https://[64:ff9b::a00:1]/", "private"],
     ["https://[ff02::1]/", "private"],
     ["https://router.home.arpa/", "private"],
+    ["https://kubernetes.default.svc/", "private"],
+    ["https://kubernetes.default.svc.cluster.local./", "private"],
+    ["https://169.254.169.254.nip.io/", "private"],
+    ["https://hook.192.168.1.20.sslip.io/", "private"],
+    ["https://10-0-0-1.sslip.io/", "private"],
+    ["https://ec2-10-1-2-3.nip.io/", "private"],
+    ["https://127.0.0.1.nip.io/", "loopback"],
     ["https://app.localhost/", "loopback"],
     ["https://127.1/", "loopback"],
     ["https://[::ffff:7f00:1]/", "loopback"],
