@@ -40,7 +40,7 @@ const IfMatch = z.object({
     .string()
     .max(200)
     .optional()
-    .openapi({ param: { name: "If-Match", in: "header" }, description: "The ETag of the FAQ list the change was made on; required." }),
+    .openapi({ param: { name: "if-match", in: "header" }, description: "The ETag of the FAQ list the change was made on; required." }),
 });
 const Move = z.strictObject({ to: z.number().int().min(1).max(MAX_POSITION).openapi({ description: "The FAQ's new position." }) });
 
