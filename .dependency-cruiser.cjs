@@ -1,12 +1,12 @@
 // The import rules of src/, checked by `npm test` (npm run check:imports). Layers point down:
 //   app      src/index.ts, src/app.ts, src/surface-error.ts, src/upkeep.ts: mount the surfaces, choose error bodies by path, daily upkeep
-//   surfaces content/, mcp/, oauth/, identity/, admin/, health/: one HTTP surface each
+//   surfaces content/, mcp/, oauth/, identity/, admin/, console/, health/: one HTTP surface each
 //   shared   catalogue/, search/, rate-limit/, http/, fixture/, webhooks/: concerns several surfaces use
 //   base     storage/, crypto/, cache/, env.ts: SQL, primitives, per-isolate caches, configuration
 // A module may import its own layer's folder and any layer below; surfaces import another surface only
 // along the edges listed below. Type-only imports count like any other.
 const APP = "^src/(index|app|surface-error|upkeep)\\.ts$";
-const SURFACES = "^src/(content|mcp|oauth|identity|admin|health)/";
+const SURFACES = "^src/(content|mcp|oauth|identity|admin|console|health)/";
 const SHARED = "^src/(catalogue|search|rate-limit|http|fixture|webhooks)/";
 const BASE = "^src/(storage|crypto|cache)/|^src/env\\.ts$";
 
@@ -22,7 +22,7 @@ module.exports = {
     {
       name: "independent-surfaces",
       severity: "error",
-      from: { path: "^src/(content|identity|health)/" },
+      from: { path: "^src/(content|identity|console|health)/" },
       to: { path: SURFACES, pathNot: "^src/$1/" },
     },
     { name: "mcp-edges", severity: "error", from: { path: "^src/mcp/" }, to: { path: "^src/(content|admin|health)/" } },

@@ -191,6 +191,10 @@ try {
   Connector sign-in (OAuth, ${origin}/authorize):  ana@aurora.example / aurora-password -> org-aurora,
     marta@kestrel.example / kestrel-password -> org-kestrel
     pre-registered public client demo-connector, redirect http://localhost:8976/callback
+  Content console (${origin}/console/sign-in), people of org-aurora:
+    ines@aurora.example / aurora-console-admin     administrator of the organization
+    bruno@aurora.example / aurora-console-brand    editor of the brand HO-AUR
+    helena@aurora.example / aurora-console-hotel   editor of the hotel HO-AUR-0001 only
   Operator token: ${ADMIN_TOKEN}
 
   Try: curl -H 'X-API-Key: demo-key' ${origin}/api/v3/content/HO-AUR/properties

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { adminApi } from "./admin/routes";
+import { consoleRoutes } from "./console/routes";
 import { contentApi } from "./content/routes";
 import { contentError, requestPath } from "./content/errors";
 import type { AppEnv } from "./env";
@@ -26,6 +27,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
   app.route("/", adminApi());
+  app.route("/", consoleRoutes);
   app.notFound((c) => surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`));
   app.onError((error, c) => {
     const path = requestPath(c.req.raw);

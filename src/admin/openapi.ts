@@ -47,7 +47,12 @@ export const IdParam = z.object({
 export const Timestamp = z.string().openapi({ description: "ISO 8601 UTC", example: "2026-11-23T10:00:00.000Z" });
 
 /** SPEC's error envelope as a typed JSON response of the route (so the OpenAPI document and the code agree). */
-export function adminError<S extends 400 | 404 | 405 | 409 | 413 | 415>(c: Context, status: S, message: string, details?: ErrorDetail[]) {
+export function adminError<S extends 400 | 404 | 405 | 409 | 413 | 415 | 428>(
+  c: Context,
+  status: S,
+  message: string,
+  details?: ErrorDetail[],
+) {
   return c.json({ error: { code: ENVELOPE_CODES[status], message, ...(details ? { details } : {}) } }, status, {
     "Cache-Control": "no-store",
   });

@@ -13,8 +13,8 @@ import { adminError, ERRORS, notFound } from "./openapi";
 type AdminContext = Context<AdminEnv>;
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface OperationSpec<T, P, Q, B> {
-  method: "get" | "post" | "patch" | "delete";
+export interface OperationSpec<T, P, Q, B, H = undefined> {
+  method: "get" | "post" | "put" | "patch" | "delete";
   /** Path parameters in braces, declared by `params`. */
   path: string;
   summary: string;
@@ -26,15 +26,20 @@ export interface OperationSpec<T, P, Q, B> {
   status?: 200 | 201;
   /** Other success statuses with the same body, and when (a handler answers them with `c.json`). */
   alsoAnswers?: Partial<Record<200 | 201, string>>;
+  /** Refusals only this route answers (a failed precondition), each with its body's schema. */
+  refusals?: Partial<Record<412 | 428, { description: string; schema: z.ZodType }>>;
   params?: P;
   query?: Q;
+  /** Request headers the route reads (`If-Match`), by lower-case name. */
+  headers?: H;
   body?: B;
 }
 
-export interface OperationInput<P, Q, B> {
+export interface OperationInput<P, Q, B, H = undefined> {
   params: Output<P>;
   query: Output<Q>;
   body: Output<B>;
+  headers: Output<H>;
 }
 
 /**
@@ -43,7 +48,7 @@ export interface OperationInput<P, Q, B> {
  */
 export type Answer<T> = (T extends z.ZodType ? z.input<T> : void) | Response;
 
-export type Handler<T, P, Q, B> = (c: AdminContext, input: OperationInput<P, Q, B>) => Answer<T> | Promise<Answer<T>>;
+export type Handler<T, P, Q, B, H = undefined> = (c: AdminContext, input: OperationInput<P, Q, B, H>) => Answer<T> | Promise<Answer<T>>;
 
 /** The operations of one tag of the operator API (`API keys`, `Users`...), registered on `app`. */
 export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
@@ -52,7 +57,8 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
     P extends z.ZodObject | undefined = undefined,
     Q extends z.ZodObject | undefined = undefined,
     B extends z.ZodType | undefined = undefined,
-  >(spec: OperationSpec<T, P, Q, B>, handle: Handler<T, P, Q, B>): void {
+    H extends z.ZodObject | undefined = undefined,
+  >(spec: OperationSpec<T, P, Q, B, H>, handle: Handler<T, P, Q, B, H>): void {
     const status = spec.schema ? (spec.status ?? 200) : 204;
     const route = createRoute({
       method: spec.method,
@@ -63,6 +69,7 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
       request: {
         ...(spec.params ? { params: spec.params } : {}),
         ...(spec.query ? { query: spec.query } : {}),
+        ...(spec.headers ? { headers: spec.headers } : {}),
         ...(spec.body ? { body: { content: jsonContent(spec.body), required: true } } : {}),
       },
       responses: {
@@ -71,18 +78,25 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
           Object.entries(spec.alsoAnswers ?? {}).map(([code, description]) => [code, { description, content: jsonContent(spec.schema!) }]),
         ),
         ...ERRORS,
+        ...Object.fromEntries(
+          Object.entries(spec.refusals ?? {}).map(([code, { description, schema }]) => [
+            code,
+            { description, content: jsonContent(schema) },
+          ]),
+        ),
       },
     });
     // The route is built from the spec at run time, so hono cannot type its inputs and responses; the
     // spec's generics do instead: inputs are the schemas' outputs, and a success body must fit `schema`.
-    const valid = (c: AdminContext, target: "param" | "query" | "json") =>
+    const valid = (c: AdminContext, target: "param" | "query" | "header" | "json") =>
       (c.req as unknown as { valid(t: string): unknown }).valid(target);
     app.openapi(route, (async (c: AdminContext) => {
       const input = {
         params: spec.params ? valid(c, "param") : undefined,
         query: spec.query ? valid(c, "query") : undefined,
         body: spec.body ? valid(c, "json") : undefined,
-      } as OperationInput<P, Q, B>;
+        headers: spec.headers ? valid(c, "header") : undefined,
+      } as OperationInput<P, Q, B, H>;
       const answer = await handle(c, input);
       if (answer instanceof Response) return answer;
       return status === 204 ? c.body(null, 204) : c.json(answer as object, status);

@@ -5,6 +5,7 @@ import { apiKeyRoutes } from "./api-keys";
 import { adminAuth, type AdminEnv } from "./auth";
 import { connectorClientRoutes } from "./connector-clients";
 import { contentRoutes } from "./content";
+import { faqRoutes } from "./faqs";
 import { identityClientRoutes } from "./identity-clients";
 import { adminError } from "./openapi";
 import { unservedRequest } from "./operation";
@@ -51,6 +52,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
   userRoutes(api);
   connectorClientRoutes(api);
   contentRoutes(api);
+  faqRoutes(api);
   searchRoutes(api);
   systemRoutes(api);
   webhookRoutes(api);

@@ -50,7 +50,7 @@ export function systemRoutes(app: OpenAPIHono<AdminEnv>): void {
       method: "get",
       path: "/audit",
       query: AuditQuery,
-      summary: "Changes made through the operator API, newest first",
+      summary: "Changes made through the operator API and the console, newest first",
       description: "A page of entries.",
       schema: AuditPage,
     },

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { hashPassword, PepperError } from "../crypto/password";
 import { randomId, randomSecret } from "../crypto/random";
 import { envelopeError } from "../http/surface-errors";
-import { normalizeEmail } from "../oauth/sign-in";
+import { normalizeEmail } from "../rate-limit/password-sign-in";
 import { removeUserGrants } from "../oauth/revoke";
 import { findOrganization } from "../storage/organizations";
 import { disableUser, enableUser, findUser, findUserByEmail, insertUser, listUsers, setUserPassword, type UserRow } from "../storage/users";

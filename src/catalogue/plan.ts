@@ -124,6 +124,17 @@ function diffFaqs(stored: StoredFaq[], wanted: FaqInput[], changes: ContentChang
   return writes() !== before;
 }
 
+/**
+ * The writes that make one stored entity's FAQs (every language) those of `record`, and move its `updated_at`
+ * when any FAQ changes: an edit of the FAQs alone, which leaves the entity's other fields and a brand's roster
+ * as they are (planContent would remove the properties of a brand whose record lists none).
+ */
+export function planFaqList(entity: StoredEntity, stored: StoredFaq[], record: ContentRecord, now: string): ContentChanges {
+  const changes: ContentChanges = { entities: { insert: [], update: [], remove: [] }, faqs: { insert: [], update: [], remove: [] } };
+  if (diffFaqs(stored, wantedFaqs(record), changes)) changes.entities.update.push({ ...entity, updated_at: now });
+  return changes;
+}
+
 /** A record's names in other languages as stored: a JSON object of tag to name, by tag. */
 const translatedNames = (record: ContentRecord): string =>
   JSON.stringify(

@@ -20,16 +20,63 @@ export const EntityId = z
 
 const PROPERTY_ID_RULE = "must be a whole number from 0 to 9007199254740991, or null";
 const Name = z.string().min(1).max(300);
-const Question = z.string().min(1).max(1_000);
-const Answer = z.string().min(1).max(10_000);
+/** Text of an FAQ: never blank, at most `max` characters; the messages are read by hotel staff in the console too. */
+const faqText = (max: number) =>
+  z
+    .string()
+    .max(max, `is longer than ${max.toLocaleString("en")} characters`)
+    .regex(/\S/, "is empty");
+export const MAX_QUESTION_LENGTH = 1_000;
+export const MAX_ANSWER_LENGTH = 10_000;
+export const MAX_CATEGORY_LENGTH = 100;
+const Question = faqText(MAX_QUESTION_LENGTH);
+const Answer = faqText(MAX_ANSWER_LENGTH);
 
 export const FaqRecord = z
   .strictObject({
-    category: z.string().min(1).max(100),
+    category: faqText(MAX_CATEGORY_LENGTH),
     question: Question,
     answer: Answer,
   })
   .openapi("FaqRecord");
+
+/** A question as it is compared for duplicates: case and spacing aside. */
+export const questionKey = (question: string): string => question.normalize("NFC").toLowerCase().replace(/\s+/g, " ").trim();
+
+/**
+ * Questions asked twice in one language of a record, case and spacing aside: a guest would get two answers to
+ * one question, and a translation could not tell which it translates.
+ */
+function duplicateQuestions(record: {
+  faqs: FaqRecord[];
+  translations?: TranslationRecord[];
+}): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const check = (questions: string[], at: (string | number)[]) => {
+    const seen = new Map<string, number>();
+    questions.forEach((question, index) => {
+      const key = questionKey(question);
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, index);
+      else
+        problems.push({
+          path: [...at, index, "question"],
+          message: `asks the same question as ${[...at, first].join(".")} (case and spacing aside)`,
+        });
+    });
+  };
+  check(
+    record.faqs.map((faq) => faq.question),
+    ["faqs"],
+  );
+  (record.translations ?? []).forEach((translation, t) =>
+    check(
+      (translation.faqs ?? []).map((faq) => faq.question),
+      ["translations", t, "faqs"],
+    ),
+  );
+  return problems;
+}
 
 /** Whether `value` is an absolute https URL as written: no spaces, no credentials, a host. */
 function isPublicHttpsUrl(value: string): boolean {
@@ -113,7 +160,7 @@ export const ContentRecord = z
     if (record.kind === "property" && !record.brandId.startsWith(prefix)) {
       ctx.addIssue({ code: "custom", path: ["brandId"], message: `a brand ID starts with ${prefix}` });
     }
-    for (const issue of translationProblems(record)) ctx.addIssue({ code: "custom", ...issue });
+    for (const issue of [...duplicateQuestions(record), ...translationProblems(record)]) ctx.addIssue({ code: "custom", ...issue });
   })
   .openapi("ContentRecord");
 export type ContentRecord = z.output<typeof ContentRecord>;

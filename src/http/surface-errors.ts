@@ -1,6 +1,6 @@
 /**
  * The MCP server's (and operator API's) error envelope of SPEC "Errors". SPEC's table has no row for
- * 403, 405, 406, 409, 413 and 415; those keep their status with a code in the same style.
+ * 403, 405, 406, 409, 412, 413, 415 and 428; those keep their status with a code in the same style.
  */
 export const ENVELOPE_CODES = {
   400: "bad_request",
@@ -10,8 +10,10 @@ export const ENVELOPE_CODES = {
   405: "method_not_allowed",
   406: "not_acceptable",
   409: "conflict",
+  412: "precondition_failed",
   413: "payload_too_large",
   415: "unsupported_media_type",
+  428: "precondition_required",
   429: "rate_limited",
   500: "internal_error",
 } as const;

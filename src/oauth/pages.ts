@@ -1,14 +1,12 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
-import { sha256 } from "../crypto/hash";
+import { htmlResponse as pageResponse, PAGE_COLOURS } from "../http/html-page";
 
 /** The server-rendered pages of `/authorize`: sign in, consent, and errors. No script runs on them. */
 
 // Everything interpolated below may come from a client (its name from registration or a metadata document).
 export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-const STYLESHEET = `
-:root{color-scheme:light dark;--bg:#f4f2ee;--card:#fff;--ink:#1d2430;--muted:#5a6372;--line:#d9dce1;--field:#767d89;--accent:#1f5f8b;--accent-ink:#fff;--focus:#a34f00;--warn-bg:#fff4d6;--warn-ink:#5c4300;--err-bg:#fde8e8;--err-ink:#8a1c1c}
-@media (prefers-color-scheme:dark){:root{--bg:#14181f;--card:#1d232c;--ink:#e8eaee;--muted:#a3abb8;--line:#343c48;--field:#8c95a3;--accent:#5aa9df;--accent-ink:#0d1722;--focus:#f2a900;--warn-bg:#3b3217;--warn-ink:#f5dc94;--err-bg:#4a1f1f;--err-ink:#ffc9c9}}
+const STYLESHEET = `${PAGE_COLOURS}
 *{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1.5rem;background:var(--bg);color:var(--ink);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{width:100%;max-width:27rem;background:var(--card);border:1px solid var(--line);border-radius:14px;padding:2rem 1.75rem;box-shadow:0 8px 30px rgba(0,0,0,.08)}
@@ -34,10 +32,6 @@ button{flex:1 1 8rem;min-height:2.9rem;padding:.6rem 1rem;font:inherit;font-weig
 input:focus-visible,button:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .fine{margin:1.25rem 0 0;font-size:.85rem;color:var(--muted)}
 `;
-
-let stylesheetHash: Promise<string> | undefined;
-const styleSource = (): Promise<string> =>
-  (stylesheetHash ??= sha256(STYLESHEET).then((digest) => `'sha256-${btoa(String.fromCharCode(...digest))}'`));
 
 /** How the operator names the service on these pages (SERVICE_NAME, SERVICE_LOGO_URL, SUPPORT_URL). */
 export interface Branding {
@@ -156,20 +150,6 @@ export const errorPage = (brand: Branding, heading: string, message: string): st
     `<h1>${escapeHtml(heading)}</h1>\n<p class="notice error" role="alert">${escapeHtml(message)}</p>\n<p>Go back to the app you were connecting and start again.</p>`,
   );
 
-/**
- * An HTML response that no cache keeps and no other site frames; `formTargets` are the origins a
- * form on it may submit or be redirected to (besides this one).
- */
-export async function htmlResponse(html: string, status: number, formTargets: string[] = [], headers = new Headers()): Promise<Response> {
-  const forms = ["'self'", ...formTargets].join(" ");
-  headers.set(
-    "Content-Security-Policy",
-    `default-src 'none'; img-src https:; style-src ${await styleSource()}; form-action ${forms}; frame-ancestors 'none'; base-uri 'none'`,
-  );
-  headers.set("Content-Type", "text/html; charset=utf-8");
-  headers.set("Cache-Control", "no-store");
-  headers.set("X-Frame-Options", "DENY");
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "no-referrer");
-  return new Response(html, { status, headers });
-}
+/** A page of this flow as an HTML response; `formTargets` are the origins a form on it may submit or be redirected to. */
+export const htmlResponse = (html: string, status: number, formTargets: string[] = [], headers = new Headers()): Promise<Response> =>
+  pageResponse(html, status, { stylesheet: STYLESHEET, formTargets, headers });

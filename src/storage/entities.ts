@@ -105,3 +105,35 @@ export const updateEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedSt
 /** Removes entities; their FAQs, properties and organization scopes go with them (ON DELETE CASCADE). */
 export const deleteEntities = (db: D1Reader, ids: string[]): D1PreparedStatement[] =>
   jsonChunks(ids).map((chunk) => db.prepare("DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))").bind(chunk));
+
+/**
+ * Up to `limit` entities, by name then ID, that are one of `reach` or a property of one, and also one of `scope`
+ * or a property of one; with `search`, only those whose name or ID contains it (case aside).
+ */
+export async function entitiesWithin(
+  db: D1Reader,
+  query: { reach: string[]; scope: string[]; search: string; limit: number },
+): Promise<EntityRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${ENTITY_COLUMNS} FROM entities
+       WHERE (id IN (SELECT value FROM json_each(?1)) OR brand_id IN (SELECT value FROM json_each(?1)))
+         AND (id IN (SELECT value FROM json_each(?2)) OR brand_id IN (SELECT value FROM json_each(?2)))
+         AND (?3 = '' OR instr(lower(name), lower(?3)) > 0 OR instr(lower(id), lower(?3)) > 0)
+       ORDER BY name, id LIMIT ?4`,
+    )
+    .bind(JSON.stringify(query.reach), JSON.stringify(query.scope), query.search, query.limit)
+    .all<EntityRow>();
+  return results;
+}
+
+/**
+ * A statement that fails, rolling back the batch it opens, unless entity `id` still has `updatedAt`: a batch
+ * planned from what was read then writes only onto that state, whoever else writes meanwhile.
+ */
+export const entityStillAt = (db: D1Reader, id: string, updatedAt: string): D1PreparedStatement =>
+  db
+    .prepare(
+      "SELECT CASE WHEN (SELECT updated_at FROM entities WHERE id = ?1) IS ?2 THEN 1 ELSE json_extract('changed meanwhile', '$') END",
+    )
+    .bind(id, updatedAt);

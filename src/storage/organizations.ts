@@ -44,3 +44,12 @@ export async function listOrganizations(db: D1Database, id?: string): Promise<Or
     .all<Omit<OrganizationRow, "scope"> & { scope: string }>();
   return results.map((row) => ({ ...row, scope: JSON.parse(row.scope) as string[] }));
 }
+
+/** The entities an organization's scope names (a brand stands for its properties too). */
+export async function scopeOf(db: D1Database, organizationId: string): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT entity_id FROM organization_scopes WHERE organization_id = ? ORDER BY entity_id")
+    .bind(organizationId)
+    .all<{ entity_id: string }>();
+  return results.map((row) => row.entity_id);
+}

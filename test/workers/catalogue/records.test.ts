@@ -45,7 +45,9 @@ describe("parseRecord: valid records", () => {
     const id = `HO-${"a".repeat(125)}`;
     const faq = { category: "c".repeat(100), question: "q".repeat(1_000), answer: "a".repeat(10_000) };
     expect(parseRecord(1, { ...BRAND, id, name: "n".repeat(300), faqs: [faq] })).toHaveProperty("record");
-    expect(parseRecord(1, { ...BRAND, faqs: Array.from({ length: 500 }, () => FAQ) })).toHaveProperty("record");
+    expect(
+      parseRecord(1, { ...BRAND, faqs: Array.from({ length: 500 }, (_, i) => ({ ...FAQ, question: `${FAQ.question} (${i})` })) }),
+    ).toHaveProperty("record");
   });
 });
 

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backoffSeconds, FIRST_WAIT_S, FREE_FAILURES, MAX_WAIT_S } from "../../../src/rate-limit/failure-backoff";
-import { SIGN_IN_FAILURES_PER_ADDRESS } from "../../../src/oauth/sign-in";
+import { SIGN_IN_FAILURES_PER_ADDRESS } from "../../../src/rate-limit/password-sign-in";
 import { fetchWith } from "../support/app";
 import { ANA, Browser, demoRequest, signIn } from "../support/connector";
 

@@ -1,0 +1,216 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
+import { FaqRecord } from "../catalogue/records";
+import type { AdminEnv } from "./auth";
+import { adminError, ErrorEnvelope, notFound, SafeId } from "./openapi";
+import { operations } from "./operation";
+
+/**
+ * One FAQ of one entity at a time, with the same service the console uses (catalogue/faq-edits.ts). The list's
+ * version is its ETag; every change must name it in `If-Match` and is refused with 412 when the list changed.
+ */
+
+const MAX_POSITION = 500;
+
+const FaqView = FaqRecord.extend({
+  position: z.number().int().openapi({ description: "1 is the first FAQ." }),
+  translations: z.array(z.object({ language: z.string(), question: z.string(), answer: z.string() })),
+}).openapi("PlacedFaq");
+const FaqListView = z
+  .object({
+    entityId: z.string(),
+    version: z.string().openapi({ description: "The list's version; its ETag is this in quotes." }),
+    faqs: z.array(FaqView),
+  })
+  .openapi("FaqList");
+const FaqConflict = ErrorEnvelope.extend({ current: FaqListView }).openapi("FaqConflict");
+
+const EntityParam = z.object({ entityId: SafeId.openapi({ param: { name: "entityId", in: "path" } }) });
+const PositionParam = EntityParam.extend({
+  position: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_POSITION)
+    .openapi({ param: { name: "position", in: "path" }, description: "1 is the first FAQ." }),
+});
+const IfMatch = z.object({
+  "if-match": z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "if-match", in: "header" }, description: "The ETag of the FAQ list the change was made on; required." }),
+});
+const Move = z.strictObject({ to: z.number().int().min(1).max(MAX_POSITION).openapi({ description: "The FAQ's new position." }) });
+
+const refusals = {
+  412: { description: "The FAQ list changed since the ETag in If-Match; `current` is the list now.", schema: FaqConflict },
+  428: { description: "If-Match is missing.", schema: ErrorEnvelope },
+};
+
+const view = (list: FaqList) => ({
+  entityId: list.entity.id,
+  version: list.version,
+  faqs: list.faqs.map(({ category, question, answer, translations }, index) => ({
+    position: index + 1,
+    category,
+    question,
+    answer,
+    translations,
+  })),
+});
+
+const etagOf = (version: string) => `"${version}"`;
+
+/** The list's view with its ETag. */
+function listAnswer(c: Context<AdminEnv>, list: FaqList) {
+  c.header("ETag", etagOf(list.version));
+  return view(list);
+}
+
+const count = (list: FaqList) => (list.faqs.length === 1 ? "1 FAQ" : `${list.faqs.length} FAQs`);
+
+function answerOutcome(c: Context<AdminEnv>, entityId: string, outcome: EditOutcome, edit: FaqEdit, ifMatch: string) {
+  switch (outcome.outcome) {
+    case "saved":
+      return listAnswer(c, outcome.list);
+    case "no_entity":
+      return notFound(c, "such entity");
+    case "no_faq": {
+      const position = edit.action === "add" ? 0 : edit.position;
+      if (outcome.list.faqs[position - 1] && edit.action === "move") {
+        return adminError(c, 400, `${entityId} has ${count(outcome.list)}: \`to\` must be from 1 to ${outcome.list.faqs.length}.`);
+      }
+      return adminError(c, 404, `${entityId} has no FAQ at position ${position}; it has ${count(outcome.list)}.`);
+    }
+    case "conflict":
+      c.header("ETag", etagOf(outcome.list.version));
+      return c.json(
+        {
+          error: {
+            code: "precondition_failed",
+            message: `The FAQs of ${entityId} changed since ${ifMatch}: they are now at ${etagOf(outcome.list.version)}, as \`current\` shows. Nothing was changed; make the change on \`current\` and send its ETag.`,
+          },
+          current: view(outcome.list),
+        },
+        412,
+        { "Cache-Control": "no-store" },
+      );
+    case "invalid":
+      return adminError(
+        c,
+        400,
+        `Invalid FAQ: ${outcome.problems.map((p) => `${p.field} ${p.message}`).join("; ")}.`,
+        outcome.problems.map(({ field, message }) => ({ field, message })),
+      );
+    case "duplicate":
+      return adminError(
+        c,
+        409,
+        `FAQ ${outcome.position} of ${entityId} already asks this question (case and spacing aside); edit that one instead.`,
+      );
+  }
+}
+
+/** The version an `If-Match` names: one strong ETag, or `*` for whatever is stored. */
+const versionIn = (ifMatch: string): string | null =>
+  ifMatch.trim() === "*" ? "*" : (/^\s*"([0-9a-f]{16})"\s*$/.exec(ifMatch)?.[1] ?? "");
+
+export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
+  const operation = operations(app, "Content");
+
+  operation(
+    {
+      method: "get",
+      path: "/content/entities/{entityId}/faqs",
+      params: EntityParam,
+      summary: "An entity's FAQs in order, each with its translations; the ETag is the list's version",
+      description: "The FAQ list.",
+      schema: FaqListView,
+    },
+    async (c, { params }) => {
+      const list = await readFaqList(c.env.DB, params.entityId);
+      return list ? listAnswer(c, list) : notFound(c, "such entity");
+    },
+  );
+
+  /** Makes `edit` when If-Match names the list's version; answers the list as it is then. */
+  async function change(c: Context<AdminEnv>, entityId: string, ifMatch: string | undefined, edit: FaqEdit) {
+    if (ifMatch === undefined) {
+      return adminError(c, 428, `If-Match is required: GET /admin/v1/content/entities/${entityId}/faqs and send its ETag.`);
+    }
+    let expectedVersion = versionIn(ifMatch);
+    if (expectedVersion === "*") {
+      const list = await readFaqList(c.env.DB, entityId);
+      if (!list) return notFound(c, "such entity");
+      expectedVersion = list.version;
+    }
+    const outcome = await editFaqs(c.env, { entityId, edit, expectedVersion: expectedVersion ?? "", actor: c.get("operator") }, (work) =>
+      c.executionCtx.waitUntil(work),
+    );
+    return answerOutcome(c, entityId, outcome, edit, ifMatch.trim());
+  }
+
+  operation(
+    {
+      method: "post",
+      path: "/content/entities/{entityId}/faqs",
+      params: EntityParam,
+      headers: IfMatch,
+      body: FaqRecord,
+      status: 201,
+      refusals,
+      summary: "Add an FAQ after the entity's others",
+      description: "Added; the list as it is now.",
+      schema: FaqListView,
+    },
+    (c, { params, headers, body }) => change(c, params.entityId, headers["if-match"], { action: "add", faq: body }),
+  );
+
+  operation(
+    {
+      method: "put",
+      path: "/content/entities/{entityId}/faqs/{position}",
+      params: PositionParam,
+      headers: IfMatch,
+      body: FaqRecord,
+      refusals,
+      summary: "Replace the FAQ at a position (its translations follow its question)",
+      description: "Replaced; the list as it is now.",
+      schema: FaqListView,
+    },
+    (c, { params, headers, body }) =>
+      change(c, params.entityId, headers["if-match"], { action: "replace", position: params.position, faq: body }),
+  );
+
+  operation(
+    {
+      method: "delete",
+      path: "/content/entities/{entityId}/faqs/{position}",
+      params: PositionParam,
+      headers: IfMatch,
+      refusals,
+      summary: "Remove the FAQ at a position, with its translations",
+      description: "Removed; the list as it is now.",
+      schema: FaqListView,
+    },
+    (c, { params, headers }) => change(c, params.entityId, headers["if-match"], { action: "remove", position: params.position }),
+  );
+
+  operation(
+    {
+      method: "post",
+      path: "/content/entities/{entityId}/faqs/{position}/move",
+      params: PositionParam,
+      headers: IfMatch,
+      body: Move,
+      refusals,
+      summary: "Move the FAQ at a position to another position",
+      description: "Moved; the list as it is now.",
+      schema: FaqListView,
+    },
+    (c, { params, headers, body }) =>
+      change(c, params.entityId, headers["if-match"], { action: "move", position: params.position, to: body.to }),
+  );
+}

@@ -1,0 +1,48 @@
+import { expect } from "vitest";
+import { Browser } from "./connector";
+
+export const CONSOLE = "https://console.example.com/console";
+export const INES = { email: "ines@aurora.example", password: "aurora-console-admin" };
+export const BRUNO = { email: "bruno@aurora.example", password: "aurora-console-brand" };
+export const HELENA = { email: "helena@aurora.example", password: "aurora-console-hotel" };
+
+/** A hidden field's value in a page's first form that has it. */
+export function fieldOf(html: string, name: string): string {
+  const value = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+  if (value === undefined) throw new Error(`no ${name} in page:\n${html.slice(0, 2000)}`);
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+/** Posts a web form from `browser`. */
+export const postForm = (browser: Browser, path: string, fields: Record<string, string>): Promise<Response> =>
+  browser.request(`${CONSOLE}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+
+/** Opens the sign-in page and signs in; the answer to the form. */
+export async function trySignIn(browser: Browser, person: { email: string; password: string }): Promise<Response> {
+  const form = await browser.request(`${CONSOLE}/sign-in`);
+  return postForm(browser, "/sign-in", { csrf: fieldOf(await form.text(), "csrf"), ...person });
+}
+
+/** A browser signed in as `person`. */
+export async function signedIn(person: { email: string; password: string }, browser = new Browser()): Promise<Browser> {
+  const res = await trySignIn(browser, person);
+  expect(res.status, await res.clone().text()).toBe(303);
+  return browser;
+}
+
+/** A signed-in page's HTML, which must answer `status`. */
+export async function pageOf(browser: Browser, path: string, status = 200): Promise<string> {
+  const res = await browser.request(`${CONSOLE}${path}`);
+  const html = await res.text();
+  expect(res.status, html.slice(0, 1000)).toBe(status);
+  return html;
+}
