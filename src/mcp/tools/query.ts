@@ -1,9 +1,9 @@
-import { answerInEntity } from "../../search/answers";
+import { askEntity } from "../../search/entity-question";
 import { entityFaqs } from "../../storage/scoped-content";
 import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, referencedEntity } from "./entities";
-import { answerLanguages, CONFIDENCE_WORDS, countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, CONFIDENCE_WORDS, countIfUnanswered } from "./questions";
 import { QueryInput, QueryOutput } from "./schemas";
 import { defineTool } from "./tool";
 
@@ -48,16 +48,15 @@ export const query = defineTool({
       ...(entity.kind === "brand" ? { propertyCount: entity.property_count } : {}),
       matchedBy: entity.matchedBy,
     };
-    const languages = answerLanguages(args.language, args.question);
     if (args.question === undefined) {
       // Without a question nothing is answered: the FAQs are listed in their order, for browsing.
+      const languages = answerLanguages(args.language);
       const { faqs, total } = await entityFaqs(ctx.db, entity.id, { languages, category: args.category, limit: args.limit });
       if (total === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
       return { confidence: "none" as const, entity: summary, faqs: faqs.map(faqOf), total };
     }
-    const plan = await questionPlan(ctx, args.question, args.language);
-    const { found, others, confidence } = await answerInEntity(ctx.db, plan, entity, { languages, category: args.category });
-    const listed = [...found, ...others];
+    const { question, language, category } = args;
+    const { listed, confidence } = await askEntity(ctx.db, ctx.waitUntil, entity, { question, language, category });
     if (listed.length === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
     countIfUnanswered(ctx, args.question, "service_query", confidence);
     return { confidence, entity: summary, faqs: listed.slice(0, args.limit).map(faqOf), total: listed.length };

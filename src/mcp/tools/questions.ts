@@ -1,31 +1,13 @@
-import { lookupOrder } from "../../catalogue/languages";
-import { currentLexicon } from "../../search/current-lexicon";
-import { analyzedLanguageOf, DEFAULT_LANGUAGE, languageOf } from "../../search/languages";
 import type { Confidence } from "../../search/confidence";
-import { detectLanguage, planQuery, type QueryPlan } from "../../search/plan";
+import { questionPlan as planOf } from "../../search/entity-question";
+import type { QueryPlan } from "../../search/plan";
 import type { ToolContext } from "./tool";
 
-/**
- * The languages a tool answers in, in RFC 4647 lookup order: the one the caller named (`pt-BR`, then `pt`), else
- * the one the question's own words show; none when neither says, and then every FAQ is in its default language.
- */
-export function answerLanguages(language: string | undefined, question?: string): string[] {
-  const asked = language ?? (question === undefined ? undefined : detectLanguage(question)?.code);
-  return asked === undefined ? [] : lookupOrder([asked]);
-}
+export { answerLanguages } from "../../search/entity-question";
 
-/**
- * What a question searches for, with this deployment's lexicon, against FAQs in the content's language and their
- * translations: its words are analysed in `language` when the caller named one that is analysed, else in the
- * language they show.
- */
-export async function questionPlan(ctx: ToolContext, question: string, language: string | undefined): Promise<QueryPlan> {
-  const lexicon = await currentLexicon(ctx.db, ctx.waitUntil);
-  return planQuery(question, lexicon, {
-    content: languageOf(DEFAULT_LANGUAGE),
-    language: language === undefined ? undefined : analyzedLanguageOf(language),
-  });
-}
+/** What a question searches for (search/entity-question.ts), with the request's database and lexicon. */
+export const questionPlan = (ctx: ToolContext, question: string, language: string | undefined): Promise<QueryPlan> =>
+  planOf(ctx.db, ctx.waitUntil, question, language);
 
 /** Counts `question` as unanswered when nothing in the content answers it (the confidence a tool states: "none"). */
 export function countIfUnanswered(ctx: ToolContext, question: string, tool: string, confidence: Confidence): void {

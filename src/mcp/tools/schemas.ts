@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LanguageTag } from "../../catalogue/languages";
 import { CONFIDENCES } from "../../search/confidence";
+import { MAX_QUESTION_LENGTH } from "../../search/entity-question";
 import { MAX_REFERENCE_LENGTH } from "../../search/resolve";
 import { ENTITY_KINDS } from "../../storage/entities";
 
@@ -41,7 +42,7 @@ export const QueryInput = z.strictObject({
     .min(1)
     .max(MAX_REFERENCE_LENGTH)
     .describe('Its ID (HO-AUR-0001) or name as written ("the Aurora in Lyon"); case, accents and typos aside.'),
-  question: z.string().min(1).max(500).optional().describe("The guest's question, in their words, to rank the FAQs by."),
+  question: z.string().min(1).max(MAX_QUESTION_LENGTH).optional().describe("The guest's question, in their words, to rank the FAQs by."),
   category: Category.optional(),
   language: Language.optional(),
   limit: z.number().int().min(1).max(50).default(20),
