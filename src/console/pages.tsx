@@ -2,6 +2,8 @@ import type { PropsWithChildren } from "hono/jsx";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { raw } from "hono/html";
 import type { FaqList, FaqText, PlacedFaq } from "../catalogue/faq-edits";
+import type { FoundFaq } from "../search/answers";
+import type { Confidence } from "../search/confidence";
 import { PAGE_COLOURS } from "../http/html-page";
 import type { EntityRow } from "../storage/entities";
 import type { EntityRole } from "./access";
@@ -29,11 +31,11 @@ p{margin:0 0 1rem}
 .warn{background:var(--warn-bg);color:var(--warn-ink)}
 .error{background:var(--err-bg);color:var(--err-ink)}
 label{display:block;margin:0 0 .35rem;font-weight:600}
-input,textarea{display:block;width:100%;margin:0 0 1rem;padding:.6rem .75rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--field);border-radius:8px}
+input,textarea,select{display:block;width:100%;margin:0 0 1rem;padding:.6rem .75rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--field);border-radius:8px}
 textarea{min-height:8rem;resize:vertical}
 button{min-height:2.5rem;padding:.45rem 1rem;font:inherit;font-weight:600;border-radius:8px;border:1px solid var(--accent);cursor:pointer;background:transparent;color:var(--accent)}
 button.primary{background:var(--accent);color:var(--accent-ink)}
-input:focus-visible,textarea:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+input:focus-visible,textarea:focus-visible,select:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .search{display:flex;gap:.75rem;align-items:flex-end;margin:0 0 1rem}
 .search div{flex:1}
 .search input{margin:0}
@@ -46,6 +48,8 @@ ol.faqs>li{background:var(--card);border:1px solid var(--line);border-radius:12p
 .missing{border:1px dashed var(--field);border-radius:8px;padding:.5rem .75rem}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.75rem;align-items:center}
 .actions form{display:inline}
+select{width:auto;min-width:12rem;background:var(--card)}
+.confidence{display:inline-block;font-weight:600;padding:.2rem .6rem;border-radius:999px;border:1px solid var(--line)}
 .compare{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
 `;
@@ -240,11 +244,10 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
         {languages.length > 0 && `, translated into ${languages.map(languageName).join(", ")}`}.{" "}
         {role === "viewer" && "You can read these FAQs but not change them."}
       </p>
-      {role === "editor" && (
-        <p>
-          <a href={`${base}/faqs/new`}>Add an FAQ</a>
-        </p>
-      )}
+      <p class="actions">
+        {role === "editor" && <a href={`${base}/faqs/new`}>Add an FAQ</a>}
+        <a href={`${base}/ask`}>Ask as a guest</a>
+      </p>
       <ol class="faqs">
         {faqs.map((faq, index) => {
           const position = index + 1;
@@ -384,6 +387,111 @@ export function faqFormPage({ viewer, entity, version, position, values, origina
           <p>Its translations are removed with it. Guests and partners stop seeing it within minutes.</p>
           <button type="submit">Remove FAQ {position}</button>
         </form>
+      )}
+    </Page>
+  );
+}
+
+/** The languages a guest may be asked in from the console: "" detects it from the question's words. */
+export const ASK_LANGUAGES = ["en", "pt", "es", "fr", "de", "it"] as const;
+
+/** The confidence service_query states, in the content team's words. */
+const CONFIDENCE_NAMES: Record<Confidence, string> = {
+  high: "Answers it",
+  low: "Related, may not answer",
+  none: "Not in your content",
+};
+
+const CONFIDENCE_HELP: Record<Confidence, string> = {
+  high: "The first FAQ answers the question: an assistant answers from it.",
+  low: "These FAQs are related, but none clearly answers the question: an assistant says so and tells what they say.",
+  none:
+    "Nothing in this content answers the question: an assistant tells the guest so and suggests asking the hotel. The FAQs below " +
+    "are the others, for browsing, never the answer. Consider adding one that answers it.",
+};
+
+export interface AskView {
+  viewer: Viewer;
+  entity: EntityRow;
+  question: string;
+  language: string;
+  /** The plain-words problem with the question, when it cannot be asked. */
+  problem?: string;
+  /** What service_query answers, when a question was asked. */
+  result?: { confidence: Confidence; faqs: FoundFaq[]; total: number };
+}
+
+export function askPage({ viewer, entity, question, language, problem, result }: AskView) {
+  const base = `/console/entities/${entity.id}`;
+  return (
+    <Page title={`Ask ${entity.name} as a guest`} viewer={viewer}>
+      <p>
+        <a href={base}>Back to {entity.name}</a>
+      </p>
+      <h1>Ask {entity.name} as a guest</h1>
+      <p class="muted">
+        See what an assistant connected to this service gets for a guest's question (the service_query tool), in the order it gets it.
+        Questions asked here are not counted among guests' unanswered questions.
+      </p>
+      {problem && (
+        <p class="notice error" role="alert" id="ask-problem">
+          {problem}
+        </p>
+      )}
+      <form method="get" action={`${base}/ask`}>
+        <label for="question">Question</label>
+        <input
+          id="question"
+          name="question"
+          type="text"
+          required
+          value={question}
+          aria-invalid={problem ? "true" : undefined}
+          aria-describedby={problem ? "ask-problem" : undefined}
+        />
+        <label for="language">Guest's language</label>
+        <select id="language" name="language">
+          <option value="" selected={language === ""}>
+            Detect from the question
+          </option>
+          {ASK_LANGUAGES.map((tag) => (
+            <option value={tag} selected={language === tag}>
+              {languageName(tag)}
+            </option>
+          ))}
+        </select>
+        <button class="primary" type="submit">
+          Ask
+        </button>
+      </form>
+      {result && (
+        <section aria-labelledby="result">
+          <h2 id="result">
+            Confidence: <span class="confidence">{CONFIDENCE_NAMES[result.confidence]}</span>
+          </h2>
+          <p role="status">{CONFIDENCE_HELP[result.confidence]}</p>
+          {result.faqs.length === 0 ? (
+            <p>{entity.name} has no FAQs.</p>
+          ) : (
+            <>
+              <p class="muted">
+                {result.faqs.length < result.total ? `The first ${result.faqs.length} of ${result.total} FAQs` : `${result.total} FAQs`}, in
+                the order the service lists them.
+              </p>
+              <ol class="faqs">
+                {result.faqs.map((faq) => (
+                  <li lang={faq.language}>
+                    <h3>{faq.question}</h3>
+                    <p>{faq.answer}</p>
+                    <p class="muted" lang="en">
+                      Category: {faq.category} · Language: {languageName(faq.language)}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+        </section>
       )}
     </Page>
   );

@@ -14,7 +14,20 @@ import { entitiesWithin, findEntity } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
 import { findPerson, findPersonByEmail, type PersonRow } from "../storage/people";
 import { reachOf, roleOn, type ConsoleAccess } from "./access";
-import { conflictPage, entityListPage, entityPage, faqFormPage, problemPage, render, signInPage, STYLESHEET, type Viewer } from "./pages";
+import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
+import {
+  ASK_LANGUAGES,
+  askPage,
+  conflictPage,
+  entityListPage,
+  entityPage,
+  faqFormPage,
+  problemPage,
+  render,
+  signInPage,
+  STYLESHEET,
+  type Viewer,
+} from "./pages";
 import {
   checkSession,
   clearCookie,
@@ -201,6 +214,34 @@ consoleRoutes.get("/console/entities/:entityId", async (c) => {
   const list = found && (await readFaqList(c.env.DB, found.entity.id));
   if (!found || !list) return nothingHere(c);
   return page(render(entityPage({ viewer: c.get("viewer"), list, role: found.role, done: c.req.query("done") })));
+});
+
+/** How many FAQs "ask as a guest" shows: as many as service_query lists by default. */
+const ASK_LIMIT = 20;
+
+/**
+ * "Ask as a guest": what service_query answers a guest's question about this entity, through the same code
+ * (search/entity-question.ts). A read, so a GET; never counted among the unanswered questions, which are guests'.
+ */
+consoleRoutes.get("/console/entities/:entityId/ask", async (c) => {
+  const found = await entityInReach(c);
+  if (!found) return nothingHere(c);
+  const viewer = c.get("viewer");
+  const entity = found.entity;
+  const question = (c.req.query("question") ?? "").trim();
+  const asked = c.req.query("language") ?? "";
+  const language = (ASK_LANGUAGES as readonly string[]).includes(asked) ? asked : "";
+  const shown = { viewer, entity, question: question.slice(0, MAX_QUESTION_LENGTH), language };
+  if (question === "") return page(render(askPage(shown)));
+  if (question.length > MAX_QUESTION_LENGTH) {
+    const problem = `The question is ${question.length} characters long; guests' questions may have at most ${MAX_QUESTION_LENGTH}. Shorten it and ask again.`;
+    return page(render(askPage({ ...shown, problem })), 400);
+  }
+  const { listed, confidence } = await askEntity(c.env.DB, (work) => c.executionCtx.waitUntil(work), entity, {
+    question,
+    language: language || undefined,
+  });
+  return page(render(askPage({ ...shown, result: { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length } })));
 });
 
 const EMPTY_FAQ: FaqText = { question: "", answer: "", category: "" };

@@ -1,0 +1,125 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../../src/crypto/password";
+import { insertGrant } from "../../../src/storage/console-grants";
+import { insertPerson } from "../../../src/storage/people";
+import { callTool, openCallers } from "../support/mcp";
+import { HELENA, INES, pageOf, signedIn } from "../support/console";
+
+const BOREAL = { email: "bo@boreal.example", password: "boreal-console-asker" };
+const AURORA_VIEWER = { email: "vic@aurora.example", password: "aurora-console-reader" };
+
+const { aurora } = openCallers("aurora");
+
+beforeAll(async () => {
+  const at = new Date().toISOString();
+  const person = async (id: string, organization: string, who: { email: string; password: string }, name: string) =>
+    insertPerson(env.DB, {
+      id,
+      organization_id: organization,
+      email: who.email,
+      password_hash: await hashPassword(who.password, env.PASSWORD_PEPPER),
+      display_name: name,
+      created_at: at,
+    });
+  await env.DB.batch([
+    await person("person-bo", "org-boreal", BOREAL, "Bo"),
+    insertGrant(env.DB, "person-bo", { role: "administrator", entity_id: null }, at),
+    await person("person-vic", "org-aurora", AURORA_VIEWER, "Vic"),
+    insertGrant(env.DB, "person-vic", { role: "viewer", entity_id: "HO-AUR-0001" }, at),
+  ]);
+});
+
+const decoded = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+
+/** The ask page's answer: the confidence in words and the FAQs' questions and categories, in order. */
+function answerOf(html: string) {
+  const confidence = /<span class="confidence">([^<]*)<\/span>/.exec(html)?.[1];
+  const listed = [
+    ...html.matchAll(/<li lang="([^"]+)"><h3>([^<]*)<\/h3><p>([^<]*)<\/p><p class="muted" lang="en">Category: ([^<]*) · Language: /g),
+  ];
+  return {
+    confidence,
+    faqs: listed.map(([, language, question, answer, category]) => ({
+      question: decoded(question!),
+      answer: decoded(answer!),
+      category: decoded(category!),
+      language,
+    })),
+  };
+}
+
+const ask = (question: string, language = "") => `?${new URLSearchParams({ question, language }).toString()}`;
+
+const unansweredCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM unanswered_questions").first<{ n: number }>())!.n;
+
+describe("ask as a guest", () => {
+  it("is linked from the entity page and shows the form without a question", async () => {
+    const helena = await signedIn(HELENA);
+    expect(await pageOf(helena, "/entities/HO-AUR-0001")).toContain('href="/console/entities/HO-AUR-0001/ask"');
+    const form = await pageOf(helena, "/entities/HO-AUR-0001/ask");
+    expect(form).toContain('<select id="language" name="language">');
+    expect(form).not.toContain('class="confidence"');
+  });
+
+  it("lists what service_query returns, in its order, with its confidence in plain words", async () => {
+    const helena = await signedIn(HELENA);
+    const html = await pageOf(helena, `/entities/HO-AUR-0001/ask${ask("is there parking?", "en")}`);
+    const shown = answerOf(html);
+    expect(shown.confidence).toBe("Answers it");
+    expect(shown.faqs[0]!.category).toBe("Parking");
+    const tool = await callTool(aurora.token, aurora.session, "service_query", {
+      entity: "HO-AUR-0001",
+      question: "is there parking?",
+      language: "en",
+    });
+    expect(tool.confidence).toBe("high");
+    expect(shown.faqs).toEqual(tool.faqs);
+
+    // Detected from the question's words, as the tool does without a language.
+    const detected = answerOf(await pageOf(helena, `/entities/HO-AUR-0001/ask${ask("há estacionamento?")}`));
+    const toolDetected = await callTool(aurora.token, aurora.session, "service_query", {
+      entity: "HO-AUR-0001",
+      question: "há estacionamento?",
+    });
+    expect(detected.faqs).toEqual(toolDetected.faqs);
+    expect(detected.faqs[0]!.category).toBe("Parking");
+  });
+
+  it("says when nothing answers, and does not count the console's questions as guests' unanswered ones", async () => {
+    const before = await unansweredCount();
+    const viewer = await signedIn(AURORA_VIEWER);
+    const html = await pageOf(viewer, `/entities/HO-AUR-0001/ask${ask("is there a karaoke bar with a bowling alley?")}`);
+    expect(answerOf(html).confidence).toBe("Not in your content");
+    expect(html).toContain("Nothing in this content answers the question");
+    expect(await unansweredCount()).toBe(before);
+  });
+
+  it("bounds the question as the tool does, in plain words", async () => {
+    const helena = await signedIn(HELENA);
+    const html = await pageOf(helena, `/entities/HO-AUR-0001/ask${ask("parking ".repeat(70))}`, 400);
+    expect(html).toContain("guests&#39; questions may have at most 500");
+    expect(html).not.toContain('class="confidence"');
+    expect(answerOf(await pageOf(helena, `/entities/HO-AUR-0001/ask${ask("p".repeat(500))}`)).confidence).toBeDefined();
+  });
+
+  it("answers Not found for an entity out of reach, the same as for an unknown ID, from both sides", async () => {
+    const helena = await signedIn(HELENA);
+    const other = await pageOf(helena, `/entities/HO-AUR-0002/ask${ask("is there parking?")}`, 404);
+    const unknown = await pageOf(helena, `/entities/HO-NOPE-0001/ask${ask("is there parking?")}`, 404);
+    expect(other).toContain("Not found");
+    expect(other).toBe(unknown);
+
+    const bo = await signedIn(BOREAL);
+    const boreal = await pageOf(bo, `/entities/HO-AUR-0001/ask${ask("is there parking?")}`, 404);
+    expect(boreal).not.toContain("parking");
+    expect(answerOf(await pageOf(bo, `/entities/HO-BOR-0001/ask${ask("is there parking?")}`)).confidence).toBeDefined();
+    await pageOf(await signedIn(INES), `/entities/HO-BOR-0001/ask${ask("is there parking?")}`, 404);
+  });
+});
