@@ -3,7 +3,7 @@ import { entityFaqs } from "../../storage/scoped-content";
 import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, referencedEntity } from "./entities";
-import { answerLanguages, CONFIDENCE_WORDS, countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, askedLanguage, CONFIDENCE_WORDS, countIfUnanswered, questionPlan } from "./questions";
 import { QueryInput, QueryOutput } from "./schemas";
 import { defineTool } from "./tool";
 
@@ -59,7 +59,10 @@ export const query = defineTool({
     const { found, others, confidence } = await answerInEntity(ctx.db, plan, entity, { languages, category: args.category });
     const listed = [...found, ...others];
     if (listed.length === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
-    countIfUnanswered(ctx, args.question, "service_query", confidence);
+    countIfUnanswered(ctx, args.question, "service_query", confidence, {
+      entityId: entity.id,
+      language: askedLanguage(args.language, args.question),
+    });
     return { confidence, entity: summary, faqs: listed.slice(0, args.limit).map(faqOf), total: listed.length };
   },
 });

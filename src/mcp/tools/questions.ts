@@ -3,7 +3,7 @@ import { currentLexicon } from "../../search/current-lexicon";
 import { analyzedLanguageOf, DEFAULT_LANGUAGE, languageOf } from "../../search/languages";
 import type { Confidence } from "../../search/confidence";
 import { detectLanguage, planQuery, type QueryPlan } from "../../search/plan";
-import type { ToolContext } from "./tool";
+import type { ToolContext, UnansweredAbout } from "./tool";
 
 /**
  * The languages a tool answers in, in RFC 4647 lookup order: the one the caller named (`pt-BR`, then `pt`), else
@@ -27,9 +27,16 @@ export async function questionPlan(ctx: ToolContext, question: string, language:
   });
 }
 
-/** Counts `question` as unanswered when nothing in the content answers it (the confidence a tool states: "none"). */
-export function countIfUnanswered(ctx: ToolContext, question: string, tool: string, confidence: Confidence): void {
-  if (confidence === "none") ctx.countUnanswered(question, tool);
+/** The language a question was asked in: the one the caller named, else the one its words show, else none. */
+export const askedLanguage = (language: string | undefined, question: string): string | null =>
+  language ?? detectLanguage(question)?.code ?? null;
+
+/**
+ * Counts `question` as unanswered when nothing in the content answers it (the confidence a tool states: "none"),
+ * with the entity it was asked of (null when the tool searched no one entity) and the language it was asked in.
+ */
+export function countIfUnanswered(ctx: ToolContext, question: string, tool: string, confidence: Confidence, about: UnansweredAbout): void {
+  if (confidence === "none") ctx.countUnanswered(question, tool, about);
 }
 
 /** What a confidence means, in words, for a client that reads only the text of a result; and what to do with it. */
