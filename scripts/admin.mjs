@@ -584,6 +584,8 @@ const insights = program.command("insights").description("what the content does 
 insights
   .command("unanswered")
   .option("--org <organizationId>", "only this organization's")
+  .option("--entity <entityId>", "only those asked of this entity, or of a hotel of this brand")
+  .option("--language <code>", "only those asked in this language (pt takes pt-BR)")
   .option("--since <days>", "how far back: 7d, or a date such as 2026-11-01 (default 30d, the most kept)")
   .option("--limit <n>", "how many (default 100)", positiveInt)
   .description("questions the content did not answer, or only weakly, most asked first")
@@ -591,6 +593,8 @@ insights
     run(async (o) => {
       const query = new URLSearchParams({
         ...(o.org ? { organizationId: o.org } : {}),
+        ...(o.entity ? { entityId: o.entity } : {}),
+        ...(o.language ? { language: o.language } : {}),
         ...(o.since ? { since: o.since } : {}),
         ...(o.limit ? { limit: String(o.limit) } : {}),
       });
@@ -600,6 +604,8 @@ insights
           table(d.questions, [
             ["COUNT", (q) => q.count],
             ["ORGANIZATION", (q) => q.organizationId],
+            ["ENTITY", (q) => q.entityId ?? "-"],
+            ["LANGUAGE", (q) => q.language ?? "-"],
             ["QUESTION", (q) => q.question],
             ["TOOLS", (q) => q.tools],
             ["LAST SEEN", (q) => q.lastSeenAt],

@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { LanguageTag } from "../catalogue/languages";
 import { reindexPage } from "../catalogue/reindex";
 import { ANALYZER_VERSION } from "../search/analyze";
 import { currentLexicon, forgetLexicon, storedLexicon } from "../search/current-lexicon";
@@ -13,7 +14,7 @@ import { deleteLexiconTerm, insertLexiconTerm, listLexiconTerms } from "../stora
 import { listUnanswered } from "../storage/unanswered-questions";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
-import { adminError, notFound, OrganizationId, Timestamp } from "./openapi";
+import { adminError, notFound, OrganizationId, SafeId, Timestamp } from "./openapi";
 import { operations } from "./operation";
 
 /**
@@ -137,6 +138,14 @@ const Since = z
   .default(`${UNANSWERED_RETENTION_DAYS}d`);
 const UnansweredQuery = z.object({
   organizationId: OrganizationId.optional().openapi({ param: { name: "organizationId", in: "query" } }),
+  entityId: SafeId.optional().openapi({
+    param: { name: "entityId", in: "query" },
+    description: "Only questions asked of this entity, or of a hotel of this brand.",
+  }),
+  language: LanguageTag.optional().openapi({
+    param: { name: "language", in: "query" },
+    description: "Only questions asked in this language or one of its regional forms (`pt` takes `pt-BR`).",
+  }),
   since: Since.openapi({
     param: { name: "since", in: "query" },
     description: `Days back (at most ${UNANSWERED_RETENTION_DAYS}d) or a date.`,
@@ -158,6 +167,11 @@ const Unanswered = z
         question: z
           .string()
           .openapi({ description: "As asked, lower-cased, personal data replaced by [email], [link], [token], [phone], [number]." }),
+        entityId: z.string().nullable().openapi({ description: "The entity it was asked of; null when the tool searched no one entity." }),
+        language: z
+          .string()
+          .nullable()
+          .openapi({ description: "The language named with the question, else the one its words show; null when neither says." }),
         count: z.number().int(),
         tools: z.array(z.string()),
         lastSeenAt: Timestamp,
@@ -348,12 +362,20 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     async (c, { query }) => {
       const since = sinceDay(query.since, new Date());
-      const rows = await listUnanswered(c.env.DB, { organizationId: query.organizationId, sinceDay: since, limit: query.limit });
+      const rows = await listUnanswered(c.env.DB, {
+        organizationId: query.organizationId,
+        entityId: query.entityId,
+        language: query.language,
+        sinceDay: since,
+        limit: query.limit,
+      });
       return {
         since,
         questions: rows.map((r) => ({
           organizationId: r.organization_id,
           question: r.question,
+          entityId: r.entity_id,
+          language: r.language,
           count: r.count,
           tools: r.tools.split(","),
           lastSeenAt: r.last_seen_at,

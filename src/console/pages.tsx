@@ -64,7 +64,7 @@ export interface Viewer {
 /** The hidden field every form of a signed-in page carries. */
 const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
 
-function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
+export function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
   return (
     <html lang="en">
       <head>
@@ -159,6 +159,9 @@ export interface EntityListView {
 export const entityListPage = ({ viewer, search, entities, limit }: EntityListView) => (
   <Page title="Your content" viewer={viewer}>
     <h1>Your content</h1>
+    <p>
+      <a href="/console/unanswered">Questions guests could not get answered</a>
+    </p>
     <form method="get" action="/console" class="search" role="search">
       <div>
         <label for="q">Find a brand, hotel or page by name or ID</label>
@@ -220,7 +223,7 @@ export interface EntityView {
 const translationLanguages = (list: FaqList): string[] =>
   [...new Set(list.faqs.flatMap((faq) => faq.translations.map((t) => t.language)))].sort();
 
-const languageName = (tag: string): string => new Intl.DisplayNames(["en"], { type: "language" }).of(tag) ?? tag;
+export const languageName = (tag: string): string => new Intl.DisplayNames(["en"], { type: "language" }).of(tag) ?? tag;
 
 export function entityPage({ viewer, list, role, done }: EntityView) {
   const { entity, faqs } = list;

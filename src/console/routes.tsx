@@ -28,6 +28,7 @@ import {
   STYLESHEET,
   type Viewer,
 } from "./pages";
+import { unansweredResponse } from "./unanswered";
 import {
   checkSession,
   clearCookie,
@@ -193,6 +194,14 @@ consoleRoutes.get("/console", async (c) => {
   return page(render(entityListPage({ viewer: c.get("viewer"), search, entities, limit: LIST_LIMIT })));
 });
 
+consoleRoutes.get("/console/unanswered", (c) =>
+  unansweredResponse(
+    c.env.DB,
+    { organizationId: c.get("person").organization_id, access: c.get("access"), viewer: c.get("viewer") },
+    c.req.query(),
+  ),
+);
+
 const nothingHere = (c: ConsoleContext) =>
   problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
 
@@ -253,7 +262,16 @@ consoleRoutes.get("/console/entities/:entityId/faqs/new", async (c) => {
   const list = await readFaqList(c.env.DB, found.entity.id);
   if (!list) return nothingHere(c);
   return page(
-    render(faqFormPage({ viewer: c.get("viewer"), entity: found.entity, version: list.version, position: null, values: EMPTY_FAQ })),
+    render(
+      faqFormPage({
+        viewer: c.get("viewer"),
+        entity: found.entity,
+        version: list.version,
+        position: null,
+        // "Answer it" on the unanswered questions page fills in the question.
+        values: { ...EMPTY_FAQ, question: c.req.query("question") ?? "" },
+      }),
+    ),
   );
 });
 

@@ -22,11 +22,19 @@ const toolContext = (c: Context<McpEnv>, protocolVersion: string): ToolContext =
   organizationId: c.get("principal").organizationId,
   protocolVersion,
   waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-  countUnanswered: (question, tool) => {
+  countUnanswered: (question, tool, { entityId, language }) => {
     const key = unansweredKey(question);
     if (key === null) return;
     const at = new Date();
-    const row = { organizationId: c.get("principal").organizationId, day: dayOf(at), question: key, tool, at: at.toISOString() };
+    const row = {
+      organizationId: c.get("principal").organizationId,
+      day: dayOf(at),
+      question: key,
+      tool,
+      entityId,
+      language,
+      at: at.toISOString(),
+    };
     // A count that fails is logged and lost: it must never fail the answer.
     const counted = Promise.resolve()
       .then(() => countUnanswered(c.env.DB, row).run())

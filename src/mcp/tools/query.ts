@@ -3,7 +3,7 @@ import { entityFaqs } from "../../storage/scoped-content";
 import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, referencedEntity } from "./entities";
-import { answerLanguages, CONFIDENCE_WORDS, countIfUnanswered } from "./questions";
+import { answerLanguages, askedLanguage, CONFIDENCE_WORDS, countIfUnanswered } from "./questions";
 import { QueryInput, QueryOutput } from "./schemas";
 import { defineTool } from "./tool";
 
@@ -58,7 +58,10 @@ export const query = defineTool({
     const { question, language, category } = args;
     const { listed, confidence } = await askEntity(ctx.db, ctx.waitUntil, entity, { question, language, category });
     if (listed.length === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
-    countIfUnanswered(ctx, args.question, "service_query", confidence);
+    countIfUnanswered(ctx, args.question, "service_query", confidence, {
+      entityId: entity.id,
+      language: askedLanguage(args.language, args.question),
+    });
     return { confidence, entity: summary, faqs: listed.slice(0, args.limit).map(faqOf), total: listed.length };
   },
 });

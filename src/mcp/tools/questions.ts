@@ -1,7 +1,7 @@
 import type { Confidence } from "../../search/confidence";
 import { questionPlan as planOf } from "../../search/entity-question";
-import type { QueryPlan } from "../../search/plan";
-import type { ToolContext } from "./tool";
+import { detectLanguage, type QueryPlan } from "../../search/plan";
+import type { ToolContext, UnansweredAbout } from "./tool";
 
 export { answerLanguages } from "../../search/entity-question";
 
@@ -9,9 +9,16 @@ export { answerLanguages } from "../../search/entity-question";
 export const questionPlan = (ctx: ToolContext, question: string, language: string | undefined): Promise<QueryPlan> =>
   planOf(ctx.db, ctx.waitUntil, question, language);
 
-/** Counts `question` as unanswered when nothing in the content answers it (the confidence a tool states: "none"). */
-export function countIfUnanswered(ctx: ToolContext, question: string, tool: string, confidence: Confidence): void {
-  if (confidence === "none") ctx.countUnanswered(question, tool);
+/** The language a question was asked in: the one the caller named, else the one its words show, else none. */
+export const askedLanguage = (language: string | undefined, question: string): string | null =>
+  language ?? detectLanguage(question)?.code ?? null;
+
+/**
+ * Counts `question` as unanswered when nothing in the content answers it (the confidence a tool states: "none"),
+ * with the entity it was asked of (null when the tool searched no one entity) and the language it was asked in.
+ */
+export function countIfUnanswered(ctx: ToolContext, question: string, tool: string, confidence: Confidence, about: UnansweredAbout): void {
+  if (confidence === "none") ctx.countUnanswered(question, tool, about);
 }
 
 /** What a confidence means, in words, for a client that reads only the text of a result; and what to do with it. */

@@ -5,7 +5,7 @@ import { faqSnippet } from "../../search/snippet";
 import { faqResourceLink } from "../resource-uris";
 import { assertKnownCategory } from "./categories";
 import { entitySummary, filterEntity } from "./entities";
-import { answerLanguages, CONFIDENCE_WORDS, countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, askedLanguage, CONFIDENCE_WORDS, countIfUnanswered, questionPlan } from "./questions";
 import { SearchInput, SearchOutput } from "./schemas";
 import { defineTool } from "./tool";
 
@@ -40,7 +40,10 @@ export const searchDocuments = defineTool({
             category: args.category,
           });
     if (found.length === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
-    countIfUnanswered(ctx, args.query, "service_search_documents", confidence);
+    countIfUnanswered(ctx, args.query, "service_search_documents", confidence, {
+      entityId: narrowed?.entity?.id ?? null,
+      language: askedLanguage(args.language, args.query),
+    });
     const marked = plannedTokens(plan);
     return {
       confidence,

@@ -2,7 +2,7 @@ import { answerInEntity, answerInScope, type FoundFaq } from "../../search/answe
 import { candidateFilter, entityNamedIn } from "../../search/resolve";
 import { entityFaqs, nameCandidates, type EntityCandidate } from "../../storage/scoped-content";
 import { documentId, documentTitle, documentUrl } from "./documents";
-import { answerLanguages, countIfUnanswered, questionPlan } from "./questions";
+import { answerLanguages, askedLanguage, countIfUnanswered, questionPlan } from "./questions";
 import { DocumentSearchInput, DocumentSearchOutput } from "./schemas";
 import { defineTool, type ToolContext } from "./tool";
 
@@ -46,7 +46,10 @@ async function searchHits(ctx: ToolContext, query: string, language: string | un
     named && named.entity.kind !== "brand"
       ? await answerInEntity(ctx.db, plan, named.entity, { languages })
       : await answerInScope(ctx.db, plan, ctx.organizationId, { languages, entityId: named?.entity.id });
-  countIfUnanswered(ctx, query, "search", confidence);
+  countIfUnanswered(ctx, query, "search", confidence, {
+    entityId: named?.entity.id ?? null,
+    language: askedLanguage(language, question),
+  });
   return found.slice(0, SEARCH_RESULTS);
 }
 

@@ -2,6 +2,12 @@ import type { CallToolResult, ResourceLink, Tool as ToolListing } from "@modelco
 import { z } from "zod";
 import type { D1Reader } from "../../storage/reader";
 
+/** What an unanswered question was asked of: the entity the tool used, and the language named or detected. */
+export interface UnansweredAbout {
+  entityId: string | null;
+  language: string | null;
+}
+
 export interface ToolContext {
   /** A D1 session of this request: the tools only read, so a replica near the caller may answer. */
   db: D1Reader;
@@ -10,8 +16,11 @@ export interface ToolContext {
   protocolVersion: string;
   /** Keeps work going after the answer (a cache refresh, a count). */
   waitUntil: (promise: Promise<unknown>) => void;
-  /** Counts a question the content did not answer, for the organization's content team (after the answer). */
-  countUnanswered: (question: string, tool: string) => void;
+  /**
+   * Counts a question the content did not answer, for the organization's content team (after the answer), with the
+   * entity it was asked of and its language when known.
+   */
+  countUnanswered: (question: string, tool: string, about: UnansweredAbout) => void;
   /** The content API's public origin, for the URLs results cite. */
   contentOrigin: string;
 }

@@ -206,6 +206,8 @@ describe("unanswered questions", () => {
       {
         organizationId: "org-aurora",
         question: "is there a cinema",
+        entityId: null,
+        language: null,
         count: 5,
         tools: ["service_query"],
         lastSeenAt: `${daysAgo(0)}T12:00:00.000Z`,
@@ -217,6 +219,36 @@ describe("unanswered questions", () => {
     for (const since of ["yesterday", "0d", "100d"])
       expect((await admin("GET", `/insights/unanswered?since=${since}`)).status, since).toBe(400);
     expect((await adminJson("GET", "/insights/unanswered?since=1d")).since).toBe(daysAgo(0));
+  });
+
+  it("shows the entity and language each was asked of, filtered by either, in plain words when a filter is wrong", async () => {
+    const asked = (entityId: string | null, language: string | null, question: string) =>
+      env.DB.prepare(
+        `INSERT INTO unanswered_questions (organization_id, day, question, tool, entity_id, language, count, last_seen_at)
+         VALUES ('org-aurora', ?, ?, 'service_query', ?, ?, 1, ?)`,
+      )
+        .bind(daysAgo(0), question, entityId, language, new Date().toISOString())
+        .run();
+    await asked("HO-AUR-0003", "pt-BR", "tem um planetário");
+    await asked("HO-AUR-0003", "de", "gibt es ein planetarium");
+    await asked("DMO-LIS", "en", "is there a planetarium");
+    type Row = { question: string; entityId: string | null; language: string | null };
+    const planetaria = async (query: string) =>
+      (await adminJson<{ questions: Row[] }>("GET", `/insights/unanswered?organizationId=org-aurora&since=1d${query}`)).questions
+        .filter((q) => /planet/.test(q.question))
+        .map((q) => [q.entityId, q.language, q.question]);
+    expect(await planetaria("&entityId=HO-AUR-0003&language=pt")).toEqual([["HO-AUR-0003", "pt-BR", "tem um planetário"]]);
+    // A brand takes its hotels.
+    expect((await planetaria("&entityId=HO-AUR")).map(([, language]) => language).sort()).toEqual(["de", "pt-BR"]);
+    expect(await planetaria("&language=en")).toEqual([["DMO-LIS", "en", "is there a planetarium"]]);
+    for (const [query, message] of [
+      ["language=klingon", /language/],
+      ["entityId=no%20such%20hotel", /entityId/],
+    ] as const) {
+      const res = await admin("GET", `/insights/unanswered?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(await res.text()).toMatch(message);
+    }
   });
 
   it("deletes what is older than 30 days in the daily upkeep", async () => {

@@ -178,6 +178,18 @@ describe("search and fetch for ChatGPT", () => {
     expect(row?.tool).toBe("search");
     await client.close();
   });
+
+  it("counts it with the hotel the query names and the language its words show", async () => {
+    const client = await sdkClient(tokens.aurora, { endpoint: CHATGPT });
+    await call(client, "search", { query: "Aurora Lisbon Riverside: do you rent submarines?" });
+    const row = await env.DB.prepare(
+      "SELECT entity_id, language FROM unanswered_questions WHERE organization_id = 'org-aurora' AND tool = 'search' AND question LIKE '%submarines' AND day = ?",
+    )
+      .bind(dayOf(new Date()))
+      .first<{ entity_id: string | null; language: string | null }>();
+    expect(row).toEqual({ entity_id: "HO-AUR-0001", language: "en" });
+    await client.close();
+  });
 });
 
 describe("/v1/chatgpt as an endpoint", () => {

@@ -309,6 +309,25 @@ describe("questions the content does not answer", () => {
     expect((await counted("org-boreal", "is there a karaoke bar? mail me at [email]"))!.n).toBeNull();
   });
 
+  it("counts it with the entity it was asked of and its language, named or detected", async () => {
+    const about = (question: string) =>
+      env.DB.prepare(
+        "SELECT tool, entity_id, language, count FROM unanswered_questions WHERE organization_id = 'org-aurora' AND question = ? AND day = ? ORDER BY tool, entity_id IS NULL, language",
+      )
+        .bind(question, dayOf(new Date()))
+        .all<{ tool: string; entity_id: string | null; language: string | null; count: number }>();
+    await call(aurora, "service_query", { entity: HOTEL, question: "Is there a bowling alley?" });
+    await call(aurora, "service_query", { entity: HOTEL, question: "Is there a bowling alley?", language: "pt-BR" });
+    await call(aurora, "service_search_documents", { query: "Is there a bowling alley?", entityId: "HO-AUR-0002" });
+    await call(aurora, "service_search_documents", { query: "Is there a bowling alley?" });
+    expect((await about("is there a bowling alley")).results).toEqual([
+      { tool: "service_query", entity_id: HOTEL, language: "en", count: 1 },
+      { tool: "service_query", entity_id: HOTEL, language: "pt-BR", count: 1 },
+      { tool: "service_search_documents", entity_id: "HO-AUR-0002", language: "en", count: 1 },
+      { tool: "service_search_documents", entity_id: null, language: "en", count: 1 },
+    ]);
+  });
+
   it("does not count a question the content answers", async () => {
     await call(aurora, "service_query", { entity: HOTEL, question: "Can I bring my dog?" });
     expect((await counted("org-aurora", "can i bring my dog"))!.n).toBeNull();
