@@ -29,11 +29,11 @@ p{margin:0 0 1rem}
 .warn{background:var(--warn-bg);color:var(--warn-ink)}
 .error{background:var(--err-bg);color:var(--err-ink)}
 label{display:block;margin:0 0 .35rem;font-weight:600}
-input,textarea{display:block;width:100%;margin:0 0 1rem;padding:.6rem .75rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--field);border-radius:8px}
+input,textarea,select{display:block;width:100%;margin:0 0 1rem;padding:.6rem .75rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--field);border-radius:8px}
 textarea{min-height:8rem;resize:vertical}
 button{min-height:2.5rem;padding:.45rem 1rem;font:inherit;font-weight:600;border-radius:8px;border:1px solid var(--accent);cursor:pointer;background:transparent;color:var(--accent)}
 button.primary{background:var(--accent);color:var(--accent-ink)}
-input:focus-visible,textarea:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+input:focus-visible,textarea:focus-visible,select:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .search{display:flex;gap:.75rem;align-items:flex-end;margin:0 0 1rem}
 .search div{flex:1}
 .search input{margin:0}
@@ -55,12 +55,14 @@ export interface Viewer {
   email: string;
   organizationName: string;
   csrf: string;
+  /** The organization's administrator: the header links to the people and access pages. */
+  administrator?: boolean;
 }
 
 /** The hidden field every form of a signed-in page carries. */
-const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
+export const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
 
-function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
+export function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
   return (
     <html lang="en">
       <head>
@@ -75,6 +77,12 @@ function Page({ title, viewer, children }: PropsWithChildren<{ title: string; vi
           <header>
             <p>
               <a href="/console">Content console</a> · {viewer.organizationName}
+              {viewer.administrator && (
+                <>
+                  {" · "}
+                  <a href="/console/people">People</a> · <a href="/console/access">Partners and access</a>
+                </>
+              )}
             </p>
             <p>
               Signed in as {viewer.displayName} ({viewer.email}){" "}
