@@ -14,6 +14,7 @@ import { findOrganization, scopeOf } from "../storage/organizations";
 import { findPerson, findSignInPerson } from "../storage/people";
 import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
+import { partnerRoutes } from "./partners";
 import { peopleRoutes } from "./people";
 import { conflictPage, entityListPage, entityPage, faqFormPage, problemPage, render, signInPage, STYLESHEET, type Viewer } from "./pages";
 import {
@@ -340,3 +341,4 @@ consoleRoutes.post("/console/entities/:entityId/faqs/:position/move", (c) => {
 
 // The organization's administrators' pages, behind the same sign-in and CSRF check.
 consoleRoutes.route("/", peopleRoutes);
+consoleRoutes.route("/", partnerRoutes);
