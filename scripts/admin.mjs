@@ -272,6 +272,68 @@ user
     ),
   );
 
+// --- console people -------------------------------------------------------------------------------
+const grantText = (g) => (g.entityId ? `${g.role} ${g.entityId}` : g.role);
+const personColumns = [
+  ["ID", (p) => p.id],
+  ["EMAIL", (p) => p.email],
+  ["NAME", (p) => p.displayName],
+  ["ORGANIZATION", (p) => p.organizationId],
+  ["ROLES", (p) => p.grants.map(grantText).join(", ") || "-"],
+  ["DISABLED", (p) => (p.disabled ? "yes" : "no")],
+];
+const showPerson = (o, data) => output(o, data, (d) => fields({ ...d, grants: d.grants.map(grantText).join(", ") || "-" }));
+const people = program.command("people").description("people who sign in to the content console (/console), and their roles");
+people
+  .command("list")
+  .option("--org <organizationId>", "only this organization's")
+  .description("list people with their roles")
+  .action(
+    run(async (o) =>
+      output(o, await api("GET", `/people${o.org ? `?organizationId=${enc(o.org)}` : ""}`), (d) => table(d.people, personColumns)),
+    ),
+  );
+people
+  .command("invite")
+  .argument("<email>")
+  .requiredOption("--org <organizationId>", "the person's organization")
+  .requiredOption("--name <name>", "the name the console shows")
+  .option("--password-stdin", "read the first password from standard input (a random one is chosen and shown once otherwise)")
+  .description("invite a person, with no role yet")
+  .action(
+    run(async (o, email) => {
+      const data = await api("POST", "/people", {
+        email,
+        displayName: o.name,
+        organizationId: o.org,
+        ...(o.passwordStdin ? { password: await readStdin() } : {}),
+      });
+      output(o, data, (d) => fields({ ...d.person, grants: "-", ...(d.password ? { password: d.password } : {}) }));
+      if (data.password) warnShownOnce("password");
+    }),
+  );
+for (const [name, path, description] of [
+  ["grant", "grants", "give a role: viewer or editor of an entity (--entity), or administrator"],
+  ["revoke", "revoke", "remove a role; nobody can remove their own administrator role"],
+]) {
+  people
+    .command(name)
+    .argument("<id>")
+    .argument("<role>", "viewer, editor or administrator")
+    .option("--entity <entityId>", "the brand, hotel or page (for viewer and editor)")
+    .description(description)
+    .action(
+      run(async (o, id, role) =>
+        showPerson(o, await api("POST", `/people/${enc(id)}/${path}`, { role, ...(o.entity ? { entityId: o.entity } : {}) })),
+      ),
+    );
+}
+people
+  .command("disable")
+  .argument("<id>")
+  .description("disable a person: they cannot sign in, and their sessions end")
+  .action(run(async (o, id) => showPerson(o, await api("POST", `/people/${enc(id)}/disable`))));
+
 // --- connector clients ----------------------------------------------------------------------------
 const connectorColumns = [
   ["CLIENT ID", (c) => c.clientId],

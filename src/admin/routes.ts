@@ -10,6 +10,7 @@ import { identityClientRoutes } from "./identity-clients";
 import { adminError } from "./openapi";
 import { unservedRequest } from "./operation";
 import { organizationRoutes } from "./organizations";
+import { personRoutes } from "./people";
 import { searchRoutes } from "./search";
 import { systemRoutes } from "./system";
 import { userRoutes } from "./users";
@@ -56,6 +57,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
   searchRoutes(api);
   systemRoutes(api);
   webhookRoutes(api);
+  personRoutes(api);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" });
   const DOCUMENT_PATH = "/openapi.json";

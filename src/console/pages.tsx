@@ -59,10 +59,12 @@ export interface Viewer {
   email: string;
   organizationName: string;
   csrf: string;
+  /** The organization's administrator: the header links to the people and access pages. */
+  administrator?: boolean;
 }
 
 /** The hidden field every form of a signed-in page carries. */
-const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
+export const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
 
 export function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
   return (
@@ -79,6 +81,12 @@ export function Page({ title, viewer, children }: PropsWithChildren<{ title: str
           <header>
             <p>
               <a href="/console">Content console</a> · {viewer.organizationName}
+              {viewer.administrator && (
+                <>
+                  {" · "}
+                  <a href="/console/people">People</a> · <a href="/console/access">Partners and access</a>
+                </>
+              )}
             </p>
             <p>
               Signed in as {viewer.displayName} ({viewer.email}){" "}

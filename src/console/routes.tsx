@@ -3,7 +3,6 @@ import { createMiddleware } from "hono/factory";
 import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList, type FaqText } from "../catalogue/faq-edits";
 import { constantTimeEqual } from "../crypto/hash";
 import { randomSecret } from "../crypto/random";
-import type { Env } from "../env";
 import { BodyTooLarge, readBodyText } from "../http/body";
 import { htmlResponse } from "../http/html-page";
 import { checkPassword } from "../rate-limit/password-sign-in";
@@ -12,9 +11,12 @@ import { grantsOf } from "../storage/console-grants";
 import { deleteSessionsOf } from "../storage/console-sessions";
 import { entitiesWithin, findEntity } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
-import { findPerson, findPersonByEmail, type PersonRow } from "../storage/people";
-import { reachOf, roleOn, type ConsoleAccess } from "./access";
+import { findPerson, findSignInPerson } from "../storage/people";
+import { reachOf, roleOn } from "./access";
+import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
+import { partnerRoutes } from "./partners";
+import { peopleRoutes } from "./people";
 import {
   ASK_LANGUAGES,
   askPage,
@@ -48,10 +50,6 @@ import {
  * Every POST carries the session's CSRF token; a form without it changes nothing.
  */
 
-type ConsoleEnv = {
-  Bindings: Env;
-  Variables: { person: PersonRow; access: ConsoleAccess; viewer: Viewer; form: URLSearchParams; token: string };
-};
 type ConsoleContext = Context<ConsoleEnv>;
 
 const MAX_FORM_BYTES = 64 * 1024;
@@ -118,6 +116,7 @@ const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
     email: person.email,
     organizationName: organization?.name ?? person.organization_id,
     csrf: await csrfTokenOf(token),
+    administrator: grants.some((grant) => grant.role === "administrator"),
   };
   c.set("person", person);
   c.set("access", { grants, scope });
@@ -155,7 +154,7 @@ consoleRoutes.post("/console/sign-in", async (c) => {
   const checked = await checkPassword(
     c.env,
     { realm: "console-sign-in", email, password: form.get("password") ?? "", address: callerAddress(c.req.raw) },
-    (normalized) => findPersonByEmail(c.env.DB, normalized),
+    (normalized) => findSignInPerson(c.env.DB, normalized),
   );
   if (!checked.ok) {
     const throttled = checked.reason === "throttled";
@@ -398,3 +397,7 @@ consoleRoutes.post("/console/entities/:entityId/faqs/:position/move", (c) => {
   if (position === null || (direction !== "up" && direction !== "down")) return nothingHere(c);
   return submitEdit(c, { action: "move", position, to: direction === "up" ? position - 1 : position + 1 });
 });
+
+// The organization's administrators' pages, behind the same sign-in and CSRF check.
+consoleRoutes.route("/", peopleRoutes);
+consoleRoutes.route("/", partnerRoutes);

@@ -21,3 +21,22 @@ export async function grantsOf(db: D1Database, personId: string): Promise<Consol
     .all<ConsoleGrantRow>();
   return results;
 }
+
+export const deleteGrant = (db: D1Database, personId: string, grant: ConsoleGrantRow): D1PreparedStatement =>
+  db
+    .prepare("DELETE FROM console_grants WHERE person_id = ? AND role = ? AND ifnull(entity_id, '') = ifnull(?, '')")
+    .bind(personId, grant.role, grant.entity_id);
+
+/** The grants of every person of an organization, by person. */
+export async function grantsOfOrganization(db: D1Database, organizationId: string): Promise<Map<string, ConsoleGrantRow[]>> {
+  const { results } = await db
+    .prepare(
+      `SELECT g.person_id, g.role, g.entity_id FROM console_grants g JOIN people p ON p.id = g.person_id
+       WHERE p.organization_id = ? ORDER BY g.role, g.entity_id`,
+    )
+    .bind(organizationId)
+    .all<ConsoleGrantRow & { person_id: string }>();
+  const byPerson = new Map<string, ConsoleGrantRow[]>();
+  for (const { person_id, role, entity_id } of results) byPerson.set(person_id, [...(byPerson.get(person_id) ?? []), { role, entity_id }]);
+  return byPerson;
+}

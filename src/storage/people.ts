@@ -21,3 +21,34 @@ export const insertPerson = (db: D1Database, person: PersonRow): D1PreparedState
 
 export const findPerson = (db: D1Database, id: string): Promise<PersonRow | null> =>
   db.prepare(`SELECT ${COLUMNS} FROM people WHERE id = ?`).bind(id).first<PersonRow>();
+
+/** A person as the people pages and the operator API list them: without the password's hash. */
+export interface PersonListing {
+  id: string;
+  organization_id: string;
+  email: string;
+  display_name: string;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+const LISTING = "id, organization_id, email, display_name, created_at, disabled_at";
+
+/** The person who may sign in with `email`: null when there is none or they are disabled. */
+export const findSignInPerson = (db: D1Database, email: string): Promise<PersonRow | null> =>
+  db.prepare(`SELECT ${COLUMNS} FROM people WHERE email = ? AND disabled_at IS NULL`).bind(email).first<PersonRow>();
+
+export const findPersonListing = (db: D1Database, id: string): Promise<PersonListing | null> =>
+  db.prepare(`SELECT ${LISTING} FROM people WHERE id = ?`).bind(id).first<PersonListing>();
+
+/** The people of one organization (all when none is named), by e-mail. */
+export async function listPeople(db: D1Database, organizationId?: string): Promise<PersonListing[]> {
+  const { results } = await db
+    .prepare(`SELECT ${LISTING} FROM people WHERE (?1 IS NULL OR organization_id = ?1) ORDER BY email LIMIT 1000`)
+    .bind(organizationId ?? null)
+    .all<PersonListing>();
+  return results;
+}
+
+export const disablePerson = (db: D1Database, id: string, at: string): D1PreparedStatement =>
+  db.prepare("UPDATE people SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL").bind(at, id);

@@ -61,6 +61,7 @@ describe("npm run admin", () => {
       ...group("identity-client", "list", "show", "create", "move", "rotate-secret", "delete"),
       ...group("api-key", "list", "show", "create", "update", "revoke"),
       ...group("user", "list", "show", "create", "disable", "enable", "reset-password"),
+      ...group("people", "list", "invite", "grant", "revoke", "disable"),
       ...group("connector-client", "list", "show", "create", "redirect-uri add", "redirect-uri remove", "delete"),
       ...group("content", "import", "export", "remove"),
       ...group("lexicon", "list", "add", "remove"),

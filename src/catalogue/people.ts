@@ -1,0 +1,192 @@
+import { z } from "@hono/zod-openapi";
+import { hashPassword } from "../crypto/password";
+import { randomId, randomSecret } from "../crypto/random";
+import { insertAudit } from "../storage/admin-audit";
+import { deleteGrant, grantsOf, insertGrant, type ConsoleGrantRow } from "../storage/console-grants";
+import { deleteSessionsOf } from "../storage/console-sessions";
+import { findEntity } from "../storage/entities";
+import { findOrganization, scopeOf } from "../storage/organizations";
+import { disablePerson, findPersonByEmail, findPersonListing, insertPerson, type PersonListing } from "../storage/people";
+
+/**
+ * The people of an organization who sign in to the content console, and their roles: invite, grant, revoke,
+ * disable. The operator API (admin/people.ts) and the console's people pages (console/people.tsx) both call these,
+ * so a change from either is checked and audited the same way. Each change goes in one D1 batch with its audit row
+ * (actor, the person's ID, the e-mail and the grants before and after), so a refused change writes nothing.
+ *
+ * `organizationId` in a change limits it to that organization's people: a person of another one is "no_person",
+ * exactly as one that does not exist. The operator passes none and reaches everyone.
+ */
+
+/** The messages read "<field label> <message>." in the console and "<field> <message>." in the operator API. */
+export const PersonInvite = z.strictObject({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email("must be an e-mail address, like name@example.com").max(254, "is too long"))
+    .openapi({ format: "email", maxLength: 254 }),
+  displayName: z.string().trim().min(1, "is needed").max(200, "is too long (200 characters at most)"),
+  password: z
+    .string()
+    .min(10, "must be at least 10 characters")
+    .max(200, "is too long (200 characters at most)")
+    .optional()
+    .openapi({ description: "A random one is chosen (and returned once) when omitted." }),
+});
+export type PersonInviteInput = z.input<typeof PersonInvite>;
+
+const GrantEntityId = z
+  .string({ error: "is needed for a viewer or editor" })
+  .trim()
+  .min(1, "is needed for a viewer or editor")
+  .max(200, "is too long")
+  .openapi({ description: "The brand, hotel or page the role is on (a brand's covers its hotels)." });
+/** An administrator's role is on the whole organization; a viewer's or editor's on one entity of its scope. */
+export const GrantChange = z.discriminatedUnion(
+  "role",
+  [
+    z.strictObject({
+      role: z.literal("administrator"),
+      entityId: z.string().max(0, "must be left empty for an administrator").optional(),
+    }),
+    z.strictObject({ role: z.enum(["viewer", "editor"]), entityId: GrantEntityId }),
+  ],
+  { error: (issue) => (issue.code === "invalid_union" ? "must be viewer, editor or administrator" : undefined) },
+);
+export type GrantChangeInput = z.input<typeof GrantChange>;
+
+export type Problem = { field: string; message: string };
+const problemsOf = (error: z.ZodError): Problem[] =>
+  error.issues.map((issue) => ({ field: issue.path.join(".") || "(form)", message: issue.message }));
+
+export interface Person extends PersonListing {
+  grants: ConsoleGrantRow[];
+}
+
+/** Who makes a change: the operator's fingerprint, or `person:<email>` with the person's ID (for "not yourself"). */
+export interface Actor {
+  name: string;
+  personId?: string;
+}
+
+export type InviteOutcome =
+  | { outcome: "invited"; person: Person; password?: string }
+  | { outcome: "invalid"; problems: Problem[] }
+  | { outcome: "taken"; email: string }
+  | { outcome: "no_organization" };
+
+export type GrantOutcome =
+  | { outcome: "saved"; person: Person }
+  | { outcome: "invalid"; problems: Problem[] }
+  | { outcome: "no_person" }
+  /** The entity does not exist or the organization's scope does not hold it: the same answer either way. */
+  | { outcome: "out_of_scope"; entityId: string }
+  | { outcome: "already" }
+  | { outcome: "no_grant" }
+  | { outcome: "own_administrator" };
+
+export type DisableOutcome =
+  { outcome: "saved"; person: Person } | { outcome: "no_person" } | { outcome: "already" } | { outcome: "own_account" };
+
+const audit = (db: D1Database, actor: Actor, action: string, person: PersonListing, detail: Record<string, unknown>) =>
+  insertAudit(db, {
+    at: new Date().toISOString(),
+    actor: actor.name,
+    action,
+    target: person.id,
+    detail: { email: person.email, ...detail },
+  });
+
+/** A person with their grants, or null when there is none in `organizationId` (any organization when undefined). */
+export async function findPersonWithGrants(db: D1Database, id: string, organizationId?: string): Promise<Person | null> {
+  const person = await findPersonListing(db, id);
+  if (!person || (organizationId !== undefined && person.organization_id !== organizationId)) return null;
+  return { ...person, grants: await grantsOf(db, id) };
+}
+
+/** Invites a person to `organizationId` with no role yet, and a password given or chosen here (returned once). */
+export async function invitePerson(
+  env: { DB: D1Database; PASSWORD_PEPPER?: string },
+  organizationId: string,
+  input: unknown,
+  actor: Actor,
+): Promise<InviteOutcome> {
+  const parsed = PersonInvite.safeParse(input);
+  if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error) };
+  const { email, displayName, password: given } = parsed.data;
+  if (!(await findOrganization(env.DB, organizationId))) return { outcome: "no_organization" };
+  if (await findPersonByEmail(env.DB, email)) return { outcome: "taken", email };
+  const password = given ?? randomSecret(18);
+  const person: PersonListing = {
+    id: randomId("person_"),
+    organization_id: organizationId,
+    email,
+    display_name: displayName,
+    created_at: new Date().toISOString(),
+    disabled_at: null,
+  };
+  const { disabled_at: _, ...row } = person;
+  await env.DB.batch([
+    insertPerson(env.DB, { ...row, password_hash: await hashPassword(password, env.PASSWORD_PEPPER) }),
+    audit(env.DB, actor, "person.invite", person, { organizationId, displayName }),
+  ]);
+  return { outcome: "invited", person: { ...person, grants: [] }, ...(given === undefined ? { password } : {}) };
+}
+
+const sameGrant = (a: ConsoleGrantRow, b: ConsoleGrantRow) => a.role === b.role && a.entity_id === b.entity_id;
+
+/** Whether `entityId` exists and the organization's scope holds it (a brand in the scope holds its hotels). */
+async function inScope(db: D1Database, organizationId: string, entityId: string): Promise<boolean> {
+  const [entity, scope] = await Promise.all([findEntity(db, entityId), scopeOf(db, organizationId)]);
+  return entity !== null && (scope.includes(entity.id) || (entity.brand_id !== null && scope.includes(entity.brand_id)));
+}
+
+/** Grants or revokes a role of a person of `organizationId` (any organization's for the operator). */
+export async function changeGrant(
+  db: D1Database,
+  change: { personId: string; organizationId?: string; action: "grant" | "revoke"; grant: unknown },
+  actor: Actor,
+): Promise<GrantOutcome> {
+  const parsed = GrantChange.safeParse(change.grant);
+  if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error) };
+  const person = await findPersonWithGrants(db, change.personId, change.organizationId);
+  if (!person) return { outcome: "no_person" };
+  const grant: ConsoleGrantRow = { role: parsed.data.role, entity_id: parsed.data.role === "administrator" ? null : parsed.data.entityId };
+  const held = person.grants.some((g) => sameGrant(g, grant));
+  let after: ConsoleGrantRow[];
+  let statement: D1PreparedStatement;
+  if (change.action === "grant") {
+    if (grant.entity_id !== null && !(await inScope(db, person.organization_id, grant.entity_id)))
+      return { outcome: "out_of_scope", entityId: grant.entity_id };
+    if (held) return { outcome: "already" };
+    after = [...person.grants, grant];
+    statement = insertGrant(db, person.id, grant, new Date().toISOString());
+  } else {
+    if (!held) return { outcome: "no_grant" };
+    if (grant.role === "administrator" && actor.personId === person.id) return { outcome: "own_administrator" };
+    after = person.grants.filter((g) => !sameGrant(g, grant));
+    statement = deleteGrant(db, person.id, grant);
+  }
+  await db.batch([statement, audit(db, actor, `person.${change.action}`, person, { before: person.grants, after })]);
+  return { outcome: "saved", person: { ...person, grants: after } };
+}
+
+/** Disables a person: they can no longer sign in, and every session of theirs ends now. */
+export async function disablePersonAccount(
+  db: D1Database,
+  change: { personId: string; organizationId?: string },
+  actor: Actor,
+): Promise<DisableOutcome> {
+  const person = await findPersonWithGrants(db, change.personId, change.organizationId);
+  if (!person) return { outcome: "no_person" };
+  if (person.disabled_at !== null) return { outcome: "already" };
+  if (actor.personId === person.id) return { outcome: "own_account" };
+  const at = new Date().toISOString();
+  await db.batch([
+    disablePerson(db, person.id, at),
+    deleteSessionsOf(db, person.id),
+    audit(db, actor, "person.disable", person, { before: { disabledAt: null }, after: { disabledAt: at } }),
+  ]);
+  return { outcome: "saved", person: { ...person, disabled_at: at } };
+}
