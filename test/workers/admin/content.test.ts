@@ -167,7 +167,7 @@ describe("content import", () => {
         "3:id",
         "4:kind",
         "5:faqs.0.answer",
-        "5:(record)",
+        "5:extra",
         "6:(record)",
         "7:url",
         "8:url",
@@ -179,7 +179,7 @@ describe("content import", () => {
     );
     for (const line of [11, 12]) {
       expect(plan.errors.find((e: { line: number }) => e.line === line).message).toBe(
-        "must be a whole number from 0 to 9007199254740991, or null",
+        "must be the partner's property number (0 or more, without decimals), or empty (null)",
       );
     }
     expect(plan.errors.find((e: { line: number }) => e.line === 7).message).toMatch(/https/);
@@ -191,6 +191,29 @@ describe("content import", () => {
     expect(body.error.details.length).toBe(plan.errorCount);
     expect(await version()).toBe(before);
     expect((await get("/api/v3/content/HO-BAD/properties")).status).toBe(404);
+  });
+
+  it("reports every problem of a file in one run: a wrong kind, the fields beside it, a translation's source, a later row", async () => {
+    const id = await stageImport([
+      {
+        id: "HO-MANY",
+        kind: "hotel",
+        name: "",
+        faqs: [{ category: "Parking", question: "Is there parking?", answer: "" }],
+        translations: [{ language: "pt", faqs: [{ source: "Is there a pool?", question: "Há piscina?", answer: "Sim." }] }],
+      },
+      { id: "DMO-MANY", kind: "destination", name: "Many", faqs: [{ category: "", question: "Q?", answer: "A." }] },
+    ]);
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan.errors.map((e: { line: number; field: string }) => `${e.line}:${e.field}`)).toEqual([
+      "1:kind",
+      "1:name",
+      "1:faqs.0.answer",
+      "1:translations.0.faqs.0.source",
+      "2:faqs.0.category",
+    ]);
+    expect(plan.errors[0].message).toBe("must be brand, property, destination or airport");
+    expect(plan.errorCount).toBe(5);
   });
 
   it("refuses duplicate IDs, unknown brands, non-brands as brands and kind changes, naming the lines", async () => {
