@@ -58,9 +58,9 @@ export interface Viewer {
 }
 
 /** The hidden field every form of a signed-in page carries. */
-const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
+export const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
 
-function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
+export function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
   return (
     <html lang="en">
       <head>

@@ -14,6 +14,7 @@ import { entitiesWithin, findEntity } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
 import { findPerson, findPersonByEmail, type PersonRow } from "../storage/people";
 import { reachOf, roleOn, type ConsoleAccess } from "./access";
+import { importRoutes } from "./imports";
 import { conflictPage, entityListPage, entityPage, faqFormPage, problemPage, render, signInPage, STYLESHEET, type Viewer } from "./pages";
 import {
   checkSession,
@@ -34,13 +35,15 @@ import {
  * Every POST carries the session's CSRF token; a form without it changes nothing.
  */
 
-type ConsoleEnv = {
+export type ConsoleEnv = {
   Bindings: Env;
   Variables: { person: PersonRow; access: ConsoleAccess; viewer: Viewer; form: URLSearchParams; token: string };
 };
 type ConsoleContext = Context<ConsoleEnv>;
 
 const MAX_FORM_BYTES = 64 * 1024;
+/** A content file uploaded to /console/import: as large as one chunk of the operator's import. */
+const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 const LIST_LIMIT = 100;
 const SIGN_IN_FORM_SECONDS = 3600;
 
@@ -56,16 +59,41 @@ function seeOther(location: string, cookies: string[] = []): Response {
 const problem = (status: number, heading: string, message: string, viewer?: Viewer) =>
   page(render(problemPage({ viewer, heading, message })), status);
 
-/** The urlencoded form of a POST, or the answer that refuses it. */
-async function readForm(request: Request): Promise<URLSearchParams | Response> {
-  if (!request.headers.get("Content-Type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+/**
+ * The form of a POST, or the answer that refuses it: urlencoded, or multipart on the upload page (a file's text is
+ * the field's value, its name the field `<name>.name`), bounded as the operator's import chunks are.
+ */
+async function readForm(request: Request, upload = false): Promise<URLSearchParams | Response> {
+  const type = request.headers.get("Content-Type")?.toLowerCase() ?? "";
+  const multipart = upload && type.startsWith("multipart/form-data");
+  if (!multipart && !type.startsWith("application/x-www-form-urlencoded")) {
     return problem(415, "This form could not be read", "The form must be sent as a web form. Go back and try again.");
   }
   try {
-    return new URLSearchParams(await readBodyText(request, MAX_FORM_BYTES));
+    const text = await readBodyText(request, upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES);
+    if (!multipart) return new URLSearchParams(text);
+    const form = new URLSearchParams();
+    for (const [name, value] of await new Request(request.url, {
+      method: "POST",
+      headers: { "Content-Type": type },
+      body: text,
+    }).formData()) {
+      if (typeof value === "string") form.append(name, value);
+      else {
+        form.append(name, await value.text());
+        form.append(`${name}.name`, value.name);
+      }
+    }
+    return form;
   } catch (error) {
     if (error instanceof BodyTooLarge)
-      return problem(413, "This form is too large", "The text is too long to save. Shorten it and try again.");
+      return problem(
+        413,
+        "This form is too large",
+        upload
+          ? "The file is larger than 4 MB. Split it into smaller files and import them one by one."
+          : "The text is too long to save. Shorten it and try again.",
+      );
     throw error;
   }
 }
@@ -110,7 +138,7 @@ const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
   c.set("viewer", viewer);
   c.set("token", token);
   if (c.req.method === "POST") {
-    const form = await readForm(c.req.raw);
+    const form = await readForm(c.req.raw, c.req.path === "/console/import");
     if (form instanceof Response) return form;
     if (!(await constantTimeEqual(form.get("csrf") ?? "", viewer.csrf))) return forgedForm(viewer);
     c.set("form", form);
@@ -339,3 +367,5 @@ consoleRoutes.post("/console/entities/:entityId/faqs/:position/move", (c) => {
   if (position === null || (direction !== "up" && direction !== "down")) return nothingHere(c);
   return submitEdit(c, { action: "move", position, to: direction === "up" ? position - 1 : position + 1 });
 });
+
+consoleRoutes.route("/", importRoutes);
