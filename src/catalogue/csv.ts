@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { z } from "@hono/zod-openapi";
-import { findEntity } from "../storage/entities";
+import { entitiesByIdOrBrand, findEntity } from "../storage/entities";
 import { faqsOfEntities, localizedFaqs, type StoredFaq } from "../storage/faqs";
 import type { StagedRecord } from "./plan";
 import { parseRecord, toRecord, type ContentRecord, type RowError } from "./records";
@@ -228,4 +228,28 @@ export function serializeCsv(records: ContentRecord[]): string {
     }
   }
   return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n" })}\n`;
+}
+
+/**
+ * `records` with, for each brand among them, its stored properties the file does not name, unchanged: a brand's
+ * CSV rows are its FAQ list, and must not take its roster with them as a brand's full record would. They take lines
+ * after the file's last, where no problem is ever reported.
+ */
+export async function withRosters(db: D1Database, records: StagedRecord[]): Promise<StagedRecord[]> {
+  const named = new Set(records.map(({ record }) => record.id));
+  const brands = records.filter(({ record }) => record.kind === "brand").map(({ record }) => record.id);
+  if (brands.length === 0) return records;
+  const stored = (await entitiesByIdOrBrand(db, [], brands)).filter((entity) => !named.has(entity.id));
+  const rows = inStoredOrder(
+    await faqsOfEntities(
+      db,
+      stored.map((entity) => entity.id),
+    ),
+  );
+  const byEntity = Map.groupBy(rows, (row) => row.entity_id);
+  let line = Math.max(0, ...records.map((r) => r.line));
+  return [
+    ...records,
+    ...stored.map((entity) => ({ line: (line += 1), record: toRecord(entity, localizedFaqs(byEntity.get(entity.id) ?? [])) })),
+  ];
 }

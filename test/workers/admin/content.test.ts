@@ -274,6 +274,50 @@ describe("content import", () => {
   });
 });
 
+describe("content import from CSV", () => {
+  it("reads one FAQ a row into a stored entity's FAQ list, with translations, and imports it", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const csv = [
+      "entity,position,category,question,answer,language,source",
+      'HO-AUR-0006,2,Pets,Are dogs welcome?,"Yes, small ones.",,',
+      "HO-AUR-0006,1,Parking,Is there parking?,Yes.,,",
+      "HO-AUR-0006,,,Há estacionamento?,Sim.,pt,Is there parking?",
+    ].join("\n");
+    expect(await adminJson("POST", `/imports/${id}/csv`, { csv })).toEqual({ received: 1, invalid: [] });
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan).toMatchObject({ valid: true, changed: ["HO-AUR-0006"], removed: [] });
+    await adminJson("POST", `/imports/${id}/commit`);
+    const list = await adminJson("GET", "/content/entities/HO-AUR-0006/faqs");
+    expect(list.faqs.map((f: { question: string }) => f.question)).toEqual(["Is there parking?", "Are dogs welcome?"]);
+  });
+
+  it("keeps a brand's hotels when the brand's own FAQs come as CSV", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    await adminJson("POST", `/imports/${id}/csv`, { csv: "entity,category,question,answer\nHO-AUR,General,Who are you?,Aurora Hotels.\n" });
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan).toMatchObject({ valid: true, changed: ["HO-AUR"], removed: [] });
+    await admin("DELETE", `/imports/${id}`);
+  });
+
+  it("reports every problem of a CSV file by line and column", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const csv = [
+      "entity,position,category,question,answer,language,source",
+      "HO-AUR-0007,x,Parking,Is there parking?,,,",
+      "HO-NOPE-1,,Parking,Is there parking?,Yes.,,",
+      "HO-AUR-0007,,,Há piscina?,Sim.,pt,Is there a pool?",
+      'HO-AUR-0007,,General,"Unclosed,Yes.,,',
+    ].join("\n");
+    const accepted = await adminJson("POST", `/imports/${id}/csv`, { csv });
+    const found = accepted.invalid.map((e: { line: number; field: string }) => `${e.line}:${e.field}`);
+    expect(found).toEqual(expect.arrayContaining(["2:position", "2:answer", "3:entity", "4:source", "5:(row)"]));
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan.valid).toBe(false);
+    expect(plan.errorCount).toBe(accepted.invalid.length);
+    expect((await admin("POST", `/imports/${id}/commit`)).status).toBe(400);
+  });
+});
+
 describe("content export", () => {
   it("exports what was imported, member for member, and the export imports again as 'unchanged'", async () => {
     const file = brandFile("HO-TRIP", 3, "2026-10-01T00:00:00Z");
