@@ -155,6 +155,9 @@ export interface EntityListView {
 export const entityListPage = ({ viewer, search, entities, limit }: EntityListView) => (
   <Page title="Your content" viewer={viewer}>
     <h1>Your content</h1>
+    <p>
+      <a href="/console/import">Import or export a file</a>
+    </p>
     <form method="get" action="/console" class="search" role="search">
       <div>
         <label for="q">Find a brand, hotel or page by name or ID</label>

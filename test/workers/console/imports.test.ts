@@ -46,6 +46,7 @@ const faqsOf = async (entityId: string) =>
 describe("console import", () => {
   it("previews what is added, changed and removed, refuses removals without the checkbox, then applies and audits", async () => {
     const ines = await signedIn(INES);
+    expect(await pageOf(ines, "")).toContain('href="/console/import"');
     const csv = await exported(ines, "HO-AUR-0003", "csv");
     const [header, first, second, ...rest] = csv.trimEnd().split("\n");
     expect(header).toBe("entity,position,category,question,answer,language,source");
