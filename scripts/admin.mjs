@@ -8,6 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { ADMIN_URL, api, CliError, fields, output, plural, readStdin, table, warnShownOnce } from "./lib/admin-client.mjs";
 import { chunkRows, detectFormat, parseContent, serializeContent } from "./lib/content-files.mjs";
 import { devOrigin } from "./lib/dev-origin.mjs";
+import { importSource } from "./lib/source-modules.mjs";
 
 const program = new Command()
   .name("npm run admin --")
@@ -400,7 +401,7 @@ for (const command of [...connector.commands, ...redirect.commands]) {
 }
 
 // --- content ----------------------------------------------------------------------------------------
-const formatOption = () => new Option("--format <format>", "file format (default: from the file name)").choices(["ndjson", "json"]);
+const formatOption = () => new Option("--format <format>", "file format (default: from the file name)").choices(["ndjson", "json", "csv"]);
 /** A progress bar on stderr; `always` draws it (every few seconds, and at the end) even where stderr is no terminal. */
 const progressBar = (label, { unit = "", always = false } = {}) =>
   new cliProgress.SingleBar(
@@ -432,7 +433,7 @@ function describePlan(plan, heading) {
 const content = program.command("content").description("brands, properties, destinations, airports and their FAQs");
 content
   .command("import")
-  .argument("<file>", "NDJSON (one record per line) or JSON (an array of records)")
+  .argument("<file>", "NDJSON (one record per line), JSON (an array of records) or CSV (one FAQ a row)")
   .addOption(formatOption())
   .option("--dry-run", "show what would be added, changed and removed, and apply nothing")
   .description("import a content file: every bad row is reported and nothing is applied; otherwise all of it at once")
@@ -442,7 +443,9 @@ content
 A record: {"id":"HO-AUR-0001","kind":"property","name":"...","brandId":"HO-AUR","propertyId":123456,"faqs":[{"category":"...","question":"...","answer":"..."}]}
 Other languages: "translations":[{"language":"pt","name":"...","faqs":[{"source":"<the question it translates>","question":"...","answer":"..."}]}]
 A brand in the file brings its whole roster: its stored properties missing from the file are removed.
-An entity's FAQs are replaced by the file's list. Importing the same file again changes nothing.`,
+An entity's FAQs are replaced by the file's list. Importing the same file again changes nothing.
+CSV: columns entity,position,category,question,answer,language,source; one FAQ a row, a translation row names its
+language and source question. It replaces the FAQ lists of stored entities (a brand's hotels stay).`,
   )
   .action(
     run(async (o, file) => {
@@ -450,18 +453,21 @@ An entity's FAQs are replaced by the file's list. Importing the same file again 
         throw new CliError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
       const format = detectFormat(file, text, o.format);
-      const unit = format === "ndjson" ? "line" : "record";
-      const { rows, errors: syntaxErrors } = parseContent(text, format);
+      const unit = format === "json" ? "record" : "line";
+      const { rows, errors: syntaxErrors } = format === "csv" ? { rows: [], errors: [] } : parseContent(text, format);
       const { id } = await api("POST", "/imports");
       try {
-        // Every row goes up, even beside unreadable ones, so one run reports every problem of the file.
-        const bar = progressBar("Uploading");
-        bar.start(rows.length, 0);
-        for (const chunk of chunkRows(rows)) {
-          await api("POST", `/imports/${id}/rows`, { rows: chunk });
-          bar.increment(chunk.length);
+        if (format === "csv") await api("POST", `/imports/${id}/csv`, { csv: text });
+        else {
+          // Every row goes up, even beside unreadable ones, so one run reports every problem of the file.
+          const bar = progressBar("Uploading");
+          bar.start(rows.length, 0);
+          for (const chunk of chunkRows(rows)) {
+            await api("POST", `/imports/${id}/rows`, { rows: chunk });
+            bar.increment(chunk.length);
+          }
+          bar.stop();
         }
-        bar.stop();
         const plan = await api("POST", `/imports/${id}/plan`);
         const errors = [...syntaxErrors, ...plan.errors].sort((a, b) => a.line - b.line);
         if (errors.length > 0) {
@@ -507,7 +513,8 @@ content
         after = page.next;
       }
       bar?.stop();
-      const text = serializeContent(records, format);
+      const text =
+        format === "csv" ? (await importSource("src/catalogue/csv.ts")).serializeCsv(records) : serializeContent(records, format);
       if (file === "-") process.stdout.write(text);
       else {
         await writeFile(file, text);

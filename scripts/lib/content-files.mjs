@@ -1,9 +1,11 @@
-// Content files of import and export: NDJSON (one record per line) or JSON (an array of records).
+// Content files of import and export: NDJSON (one record per line) or JSON (an array of records); CSV (one FAQ a
+// row) is read by the Worker (src/catalogue/csv.ts) and written by that module too.
 // Export writes both formats byte for byte the same way every time, so a round trip gives the same file.
 
 /** The format named, else the one the file name says, else the one the text looks like. */
 export function detectFormat(name, text, named) {
   if (named) return named;
+  if (/\.csv$/i.test(name)) return "csv";
   if (/\.(ndjson|jsonl)$/i.test(name)) return "ndjson";
   if (/\.json$/i.test(name)) return "json";
   return text.trimStart().startsWith("[") ? "json" : "ndjson";

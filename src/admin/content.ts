@@ -1,12 +1,14 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { changeStatements, planImport } from "../catalogue/apply";
 import { rejectedPlan, type ContentPlan, type StagedRecord } from "../catalogue/plan";
+import { csvRecords, parseCsv, withRosters } from "../catalogue/csv";
 import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
 import { forgetContentVersion } from "../catalogue/snapshot";
 import { randomId } from "../crypto/random";
 import { contentVersionStatement, readContentVersion, type ContentVersion } from "../storage/content-version";
 import {
   deleteImport,
+  deleteImportRows,
   deleteStaleImports,
   findImport,
   insertImport,
@@ -44,6 +46,13 @@ const RowsUpload = z.strictObject({
     .min(1)
     .max(MAX_ROWS_PER_REQUEST)
     .openapi({ description: "Rows with their line in the file (NDJSON) or position (JSON array); sending a line again replaces it." }),
+});
+const CsvUpload = z.strictObject({
+  // Bounded by the request's size (4 MiB, as a chunk of rows), not here.
+  csv: z.string().openapi({
+    description:
+      "A CSV content file, one FAQ a row (docs/operator-cli.md): the FAQ lists of stored entities. The request is at most 4 MiB. Sending one replaces the import's rows.",
+  }),
 });
 const RowsAccepted = z.object({ received: z.number().int(), invalid: z.array(RowError) }).openapi("RowsAccepted");
 const ImportPlan = z
@@ -172,6 +181,40 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
         return { line, entity_id: parsed.record.id, record: text, errors: null };
       });
       await c.env.DB.batch(stageRows(c.env.DB, found.id, rows));
+      return { received: rows.length, invalid };
+    },
+  );
+
+  imports.on(
+    {
+      method: "post",
+      path: "/csv",
+      body: CsvUpload,
+      summary: "Upload a CSV file whole; its rows are read into records, checked and kept, nothing is applied",
+      description: "What was received (one row per entity), and every problem by CSV line and column.",
+      schema: RowsAccepted,
+    },
+    async (c, found, { body }) => {
+      const db = c.env.DB;
+      const parsed = parseCsv(body.csv);
+      const built = await csvRecords(db, parsed.lists);
+      const invalid = [...parsed.errors, ...built.errors].sort((a, b) => a.line - b.line);
+      // A file with problems keeps only them, one row per line, so the plan and commit report all of them.
+      const rows: StagedRow[] =
+        invalid.length > 0
+          ? [...Map.groupBy(invalid, (error) => error.line)].map(([line, errors]) => ({
+              line,
+              entity_id: null,
+              record: "null",
+              errors: JSON.stringify(errors),
+            }))
+          : (await withRosters(db, built.records)).map(({ line, record }) => ({
+              line,
+              entity_id: record.id,
+              record: JSON.stringify(record),
+              errors: null,
+            }));
+      await db.batch([deleteImportRows(db, found.id), ...stageRows(db, found.id, rows)]);
       return { received: rows.length, invalid };
     },
   );

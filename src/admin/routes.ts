@@ -42,7 +42,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
     "*",
     adminAuth,
     bodyLimit(
-      (c) => (/\/imports\/[^/]+\/rows$/.test(c.req.path) ? MAX_IMPORT_CHUNK_BYTES : MAX_BODY_BYTES),
+      (c) => (/\/imports\/[^/]+\/(rows|csv)$/.test(c.req.path) ? MAX_IMPORT_CHUNK_BYTES : MAX_BODY_BYTES),
       (c, max) => adminError(c, 413, `The request body is larger than ${max} bytes.`),
     ),
   );

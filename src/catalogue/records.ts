@@ -18,7 +18,7 @@ export const EntityId = z
   .string()
   .regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
-const PROPERTY_ID_RULE = "must be a whole number from 0 to 9007199254740991, or null";
+const PROPERTY_ID_RULE = "must be the partner's property number (0 or more, without decimals), or empty (null)";
 const Name = z.string().min(1).max(300);
 /** Text of an FAQ: never blank, at most `max` characters; the messages are read by hotel staff in the console too. */
 const faqText = (max: number) =>
@@ -47,14 +47,12 @@ export const questionKey = (question: string): string => question.normalize("NFC
  * Questions asked twice in one language of a record, case and spacing aside: a guest would get two answers to
  * one question, and a translation could not tell which it translates.
  */
-function duplicateQuestions(record: {
-  faqs: FaqRecord[];
-  translations?: TranslationRecord[];
-}): { path: (string | number)[]; message: string }[] {
+function duplicateQuestions(record: LooseRecord): Problem[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
-  const check = (questions: string[], at: (string | number)[]) => {
+  const check = (questions: (string | undefined)[], at: (string | number)[]) => {
     const seen = new Map<string, number>();
     questions.forEach((question, index) => {
+      if (question === undefined) return;
       const key = questionKey(question);
       const first = seen.get(key);
       if (first === undefined) seen.set(key, index);
@@ -69,9 +67,9 @@ function duplicateQuestions(record: {
     record.faqs.map((faq) => faq.question),
     ["faqs"],
   );
-  (record.translations ?? []).forEach((translation, t) =>
+  record.translations.forEach((translation, t) =>
     check(
-      (translation.faqs ?? []).map((faq) => faq.question),
+      translation.faqs.map((faq) => faq.question),
       ["translations", t, "faqs"],
     ),
   );
@@ -133,6 +131,12 @@ const common = {
     .openapi({ description: "The entity in other languages, one entry per language; they replace the stored ones." }),
 };
 
+const PropertyNumber = z
+  .number({ error: PROPERTY_ID_RULE })
+  .int({ error: PROPERTY_ID_RULE })
+  .min(0, { error: PROPERTY_ID_RULE })
+  .max(Number.MAX_SAFE_INTEGER, { error: PROPERTY_ID_RULE });
+
 export const ContentRecord = z
   .discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("brand"), ...common }),
@@ -140,27 +144,15 @@ export const ContentRecord = z
       kind: z.literal("property"),
       ...common,
       brandId: EntityId.openapi({ description: "The brand the property belongs to: in the same file or already stored." }),
-      propertyId: z
-        .number({ error: PROPERTY_ID_RULE })
-        .int({ error: PROPERTY_ID_RULE })
-        .min(0, { error: PROPERTY_ID_RULE })
-        .max(Number.MAX_SAFE_INTEGER, { error: PROPERTY_ID_RULE })
-        .nullable()
-        .default(null)
-        .openapi({
-          description: "The partner's external property ID, or null.",
-        }),
+      propertyId: PropertyNumber.nullable().default(null).openapi({
+        description: "The partner's external property ID, or null.",
+      }),
     }),
     z.strictObject({ kind: z.literal("destination"), ...common }),
     z.strictObject({ kind: z.literal("airport"), ...common }),
   ])
   .superRefine((record, ctx) => {
-    const prefix = ID_PREFIX[record.kind];
-    if (!record.id.startsWith(prefix)) ctx.addIssue({ code: "custom", path: ["id"], message: `a ${record.kind} ID starts with ${prefix}` });
-    if (record.kind === "property" && !record.brandId.startsWith(prefix)) {
-      ctx.addIssue({ code: "custom", path: ["brandId"], message: `a brand ID starts with ${prefix}` });
-    }
-    for (const issue of [...duplicateQuestions(record), ...translationProblems(record)]) ctx.addIssue({ code: "custom", ...issue });
+    for (const issue of crossProblems(record)) ctx.addIssue({ code: "custom", params: { across: true }, ...issue });
   })
   .openapi("ContentRecord");
 export type ContentRecord = z.output<typeof ContentRecord>;
@@ -172,20 +164,20 @@ export type TranslationRecord = z.output<typeof TranslationRecord>;
  * translation that says nothing, and a translated FAQ whose source question the record does not have (or has
  * twice, so which one it translates cannot be told) or that another translation in its language already covers.
  */
-function translationProblems(record: {
-  defaultLanguage?: string;
-  faqs: FaqRecord[];
-  translations?: TranslationRecord[];
-}): { path: (string | number)[]; message: string }[] {
-  const problems: { path: (string | number)[]; message: string }[] = [];
+function translationProblems(record: LooseRecord): Problem[] {
+  const problems: Problem[] = [];
   const ownLanguage = record.defaultLanguage ?? DEFAULT_CONTENT_LANGUAGE;
   const sources = new Map<string, number[]>();
-  record.faqs.forEach((faq, index) => sources.set(faq.question, [...(sources.get(faq.question) ?? []), index]));
+  record.faqs.forEach(({ question }, index) => {
+    if (question !== undefined) sources.set(question, [...(sources.get(question) ?? []), index]);
+  });
   const languages = new Map<string, number>();
-  (record.translations ?? []).forEach((translation, t) => {
+  record.translations.forEach((translation, t) => {
     const at = ["translations", t];
-    const key = translation.language.toLowerCase();
-    if (key === ownLanguage.toLowerCase()) {
+    const key = translation.language?.toLowerCase();
+    if (key === undefined) {
+      // Its shape's problem is reported where the field is checked.
+    } else if (key === ownLanguage.toLowerCase()) {
       problems.push({
         path: [...at, "language"],
         message: `${translation.language} is the record's default language: its name and faqs are in it`,
@@ -196,11 +188,12 @@ function translationProblems(record: {
         message: `${translation.language} is already translated at translations.${languages.get(key)}`,
       });
     } else languages.set(key, t);
-    if (translation.name === undefined && (translation.faqs ?? []).length === 0) {
+    if (translation.empty) {
       problems.push({ path: at, message: "translates nothing: give its name in this language, its faqs, or both" });
     }
     const translated = new Map<string, number>();
-    (translation.faqs ?? []).forEach((faq, f) => {
+    translation.faqs.forEach((faq, f) => {
+      if (faq.source === undefined) return;
       const path = [...at, "faqs", f, "source"];
       const found = sources.get(faq.source) ?? [];
       if (found.length === 0) {
@@ -221,6 +214,121 @@ function translationProblems(record: {
   return problems;
 }
 
+type Problem = { path: (string | number)[]; message: string };
+
+/**
+ * What the checks across fields need of a record, read from any value, valid or not: the fields that are not of
+ * their type are left out (their own problems are reported where the shape is checked), so one run of a file
+ * reports every problem of every record, a bad `kind` or answer beside a translation's missing source.
+ */
+interface LooseRecord {
+  kind?: EntityKind;
+  id?: string;
+  brandId?: string;
+  defaultLanguage?: string;
+  faqs: { question?: string }[];
+  translations: { language?: string; empty: boolean; faqs: { source?: string; question?: string }[] }[];
+}
+
+const textOf = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []);
+const isFields = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const fieldsOf = (value: unknown): Record<string, unknown> => (isFields(value) ? value : {});
+const isKind = (value: unknown): value is EntityKind => typeof value === "string" && Object.hasOwn(ID_PREFIX, value);
+
+function looseRecord(value: unknown): LooseRecord {
+  const record = fieldsOf(value);
+  return {
+    ...(isKind(record.kind) ? { kind: record.kind } : {}),
+    id: textOf(record.id),
+    brandId: textOf(record.brandId),
+    defaultLanguage: textOf(record.defaultLanguage),
+    faqs: listOf(record.faqs).map((faq) => ({ question: textOf(fieldsOf(faq).question) })),
+    translations: listOf(record.translations).map((item) => {
+      const translation = fieldsOf(item);
+      const faqs = listOf(translation.faqs).map((faq) => ({
+        source: textOf(fieldsOf(faq).source),
+        question: textOf(fieldsOf(faq).question),
+      }));
+      const empty = isFields(item) && translation.name === undefined && (translation.faqs === undefined || faqs.length === 0);
+      return { language: textOf(translation.language), empty, faqs };
+    }),
+  };
+}
+
+/** The problems across fields of a record, valid or not: ID prefixes, questions asked twice, translations that do not fit. */
+function crossProblems(value: unknown): Problem[] {
+  const record = looseRecord(value);
+  const problems: Problem[] = [];
+  if (record.kind !== undefined) {
+    const prefix = ID_PREFIX[record.kind];
+    const wrong = (id: string | undefined) => id !== undefined && ENTITY_ID_PATTERN.test(id) && !id.startsWith(prefix);
+    if (wrong(record.id)) problems.push({ path: ["id"], message: `a ${record.kind} ID starts with ${prefix}` });
+    if (record.kind === "property" && wrong(record.brandId))
+      problems.push({ path: ["brandId"], message: `a brand ID starts with ${prefix}` });
+  }
+  return [...problems, ...duplicateQuestions(record), ...translationProblems(record)];
+}
+
+const KIND_RULE = "must be brand, property, destination or airport";
+/** A record whose kind is not known yet: every field any kind has is checked, so its other problems are reported too. */
+const AnyKind = z.strictObject({
+  ...common,
+  kind: z.unknown(),
+  brandId: EntityId.optional(),
+  propertyId: PropertyNumber.nullable().optional(),
+});
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "must be text",
+  number: "must be a number",
+  int: "must be a number",
+  boolean: "must be true or false",
+  array: "must be a list",
+  object: "must be a record with named fields",
+};
+
+const count = (n: unknown) => Number(n).toLocaleString("en");
+
+/** Zod's messages in the plain words of a content file, read by hotel staff as well as operators. */
+const plainWords = (issue: z.core.$ZodRawIssue): string | undefined => {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "is missing" : TYPE_WORDS[issue.expected];
+    case "too_small":
+      return issue.origin === "string" ? "is empty" : issue.origin === "array" ? `needs at least ${count(issue.minimum)}` : undefined;
+    case "too_big":
+      return issue.origin === "string"
+        ? `is longer than ${count(issue.maximum)} characters`
+        : issue.origin === "array"
+          ? `has more than ${count(issue.maximum)} entries`
+          : undefined;
+    case "invalid_format":
+      return issue.format === "datetime" ? "must be a date and time such as 2026-11-01T10:00:00Z" : undefined;
+    case "invalid_union":
+      return issue.path?.at(-1) === "kind" || issue.note === "No matching discriminator" ? KIND_RULE : undefined;
+    default:
+      return undefined;
+  }
+};
+
+/** A field's path as a file's problem names it. */
+const fieldName = (path: readonly PropertyKey[]): string => path.map(String).join(".") || "(record)";
+
+/** The issues of a parse as problems: a field that is not one of the record's is named itself. */
+// The checks across fields are left out: parseRecord runs them on the row as it is, valid or not.
+const problemsOf = (issues: readonly z.core.$ZodIssue[]): Problem[] =>
+  issues.flatMap((issue): Problem[] =>
+    issue.code === "custom" && issue.params?.across === true
+      ? []
+      : issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => ({
+            path: [...(issue.path as (string | number)[]), key],
+            message: "is not a field of a content record (check its spelling)",
+          }))
+        : [{ path: issue.path as (string | number)[], message: issue.message }],
+  );
+
 /** A problem with one row of a file: its line (NDJSON) or position (JSON array), the field, and what is wrong. */
 export const RowError = z
   .object({
@@ -232,12 +340,28 @@ export const RowError = z
 export type RowError = z.infer<typeof RowError>;
 
 /** Validates one row; the errors name the field of each problem. */
+// Every problem of the row at once: the shape of every field (of any kind's fields when `kind` itself is wrong)
+// and the checks across fields, whatever else is wrong, so a file is fixed in one go rather than one problem a run.
 export function parseRecord(line: number, value: unknown): { record: ContentRecord } | { errors: RowError[] } {
-  const parsed = ContentRecord.safeParse(value);
+  const parsed = ContentRecord.safeParse(value, { error: plainWords });
   if (parsed.success) return { record: parsed.data };
-  return {
-    errors: parsed.error.issues.map((issue) => ({ line, field: issue.path.join(".") || "(record)", message: issue.message })),
-  };
+  const kind = fieldsOf(value).kind;
+  const problems =
+    isFields(value) && !isKind(kind)
+      ? [
+          { path: ["kind"], message: kind === undefined ? `is missing: it ${KIND_RULE}` : KIND_RULE },
+          ...problemsOf(AnyKind.safeParse(value, { error: plainWords }).error?.issues ?? []),
+        ]
+      : problemsOf(parsed.error.issues);
+  const seen = new Set<string>();
+  const errors: RowError[] = [];
+  for (const { path, message } of [...problems, ...crossProblems(value)]) {
+    const field = fieldName(path);
+    if (seen.has(`${field}\n${message}`)) continue;
+    seen.add(`${field}\n${message}`);
+    errors.push({ line, field, message });
+  }
+  return { errors };
 }
 
 /** An entity's translations as records: one per language, by tag, with its name there and its translated FAQs in order. */

@@ -169,6 +169,7 @@ export const entityListPage = ({ viewer, search, entities, limit }: EntityListVi
     <h1>Your content</h1>
     <p>
       <a href="/console/unanswered">Questions guests could not get answered</a>
+      <a href="/console/import">Import or export a file</a>
     </p>
     <form method="get" action="/console" class="search" role="search">
       <div>

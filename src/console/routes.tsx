@@ -15,6 +15,7 @@ import { findPerson, findSignInPerson } from "../storage/people";
 import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
+import { importRoutes } from "./imports";
 import { partnerRoutes } from "./partners";
 import { peopleRoutes } from "./people";
 import {
@@ -53,6 +54,8 @@ import {
 type ConsoleContext = Context<ConsoleEnv>;
 
 const MAX_FORM_BYTES = 64 * 1024;
+/** A content file uploaded to /console/import: as large as one chunk of the operator's import. */
+const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 const LIST_LIMIT = 100;
 const SIGN_IN_FORM_SECONDS = 3600;
 
@@ -68,16 +71,41 @@ function seeOther(location: string, cookies: string[] = []): Response {
 const problem = (status: number, heading: string, message: string, viewer?: Viewer) =>
   page(render(problemPage({ viewer, heading, message })), status);
 
-/** The urlencoded form of a POST, or the answer that refuses it. */
-async function readForm(request: Request): Promise<URLSearchParams | Response> {
-  if (!request.headers.get("Content-Type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+/**
+ * The form of a POST, or the answer that refuses it: urlencoded, or multipart on the upload page (a file's text is
+ * the field's value, its name the field `<name>.name`), bounded as the operator's import chunks are.
+ */
+async function readForm(request: Request, upload = false): Promise<URLSearchParams | Response> {
+  const type = request.headers.get("Content-Type")?.toLowerCase() ?? "";
+  const multipart = upload && type.startsWith("multipart/form-data");
+  if (!multipart && !type.startsWith("application/x-www-form-urlencoded")) {
     return problem(415, "This form could not be read", "The form must be sent as a web form. Go back and try again.");
   }
   try {
-    return new URLSearchParams(await readBodyText(request, MAX_FORM_BYTES));
+    const text = await readBodyText(request, upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES);
+    if (!multipart) return new URLSearchParams(text);
+    const form = new URLSearchParams();
+    for (const [name, value] of await new Request(request.url, {
+      method: "POST",
+      headers: { "Content-Type": type },
+      body: text,
+    }).formData()) {
+      if (typeof value === "string") form.append(name, value);
+      else {
+        form.append(name, await value.text());
+        form.append(`${name}.name`, value.name);
+      }
+    }
+    return form;
   } catch (error) {
     if (error instanceof BodyTooLarge)
-      return problem(413, "This form is too large", "The text is too long to save. Shorten it and try again.");
+      return problem(
+        413,
+        "This form is too large",
+        upload
+          ? "The file is larger than 4 MB. Split it into smaller files and import them one by one."
+          : "The text is too long to save. Shorten it and try again.",
+      );
     throw error;
   }
 }
@@ -123,7 +151,7 @@ const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
   c.set("viewer", viewer);
   c.set("token", token);
   if (c.req.method === "POST") {
-    const form = await readForm(c.req.raw);
+    const form = await readForm(c.req.raw, c.req.path === "/console/import");
     if (form instanceof Response) return form;
     if (!(await constantTimeEqual(form.get("csrf") ?? "", viewer.csrf))) return forgedForm(viewer);
     c.set("form", form);
@@ -401,3 +429,4 @@ consoleRoutes.post("/console/entities/:entityId/faqs/:position/move", (c) => {
 // The organization's administrators' pages, behind the same sign-in and CSRF check.
 consoleRoutes.route("/", peopleRoutes);
 consoleRoutes.route("/", partnerRoutes);
+consoleRoutes.route("/", importRoutes);

@@ -17,7 +17,7 @@ let lastProbe: { db: D1Database; counter: Env["RATE_COUNTER"]; until: number; re
 
 /** Resolves true when `probe` succeeds within `ms`, false on error or timeout. */
 async function withinTimeout(probe: () => Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
     return await Promise.race([

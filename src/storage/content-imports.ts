@@ -44,6 +44,9 @@ export async function stagedRows(db: D1Database, importId: string): Promise<Stag
   return results;
 }
 
+export const deleteImportRows = (db: D1Database, id: string): D1PreparedStatement =>
+  db.prepare("DELETE FROM content_import_rows WHERE import_id = ?").bind(id);
+
 export const deleteImport = (db: D1Database, id: string): D1PreparedStatement =>
   db.prepare("DELETE FROM content_imports WHERE id = ?").bind(id);
 

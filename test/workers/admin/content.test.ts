@@ -167,7 +167,7 @@ describe("content import", () => {
         "3:id",
         "4:kind",
         "5:faqs.0.answer",
-        "5:(record)",
+        "5:extra",
         "6:(record)",
         "7:url",
         "8:url",
@@ -179,7 +179,7 @@ describe("content import", () => {
     );
     for (const line of [11, 12]) {
       expect(plan.errors.find((e: { line: number }) => e.line === line).message).toBe(
-        "must be a whole number from 0 to 9007199254740991, or null",
+        "must be the partner's property number (0 or more, without decimals), or empty (null)",
       );
     }
     expect(plan.errors.find((e: { line: number }) => e.line === 7).message).toMatch(/https/);
@@ -191,6 +191,29 @@ describe("content import", () => {
     expect(body.error.details.length).toBe(plan.errorCount);
     expect(await version()).toBe(before);
     expect((await get("/api/v3/content/HO-BAD/properties")).status).toBe(404);
+  });
+
+  it("reports every problem of a file in one run: a wrong kind, the fields beside it, a translation's source, a later row", async () => {
+    const id = await stageImport([
+      {
+        id: "HO-MANY",
+        kind: "hotel",
+        name: "",
+        faqs: [{ category: "Parking", question: "Is there parking?", answer: "" }],
+        translations: [{ language: "pt", faqs: [{ source: "Is there a pool?", question: "Há piscina?", answer: "Sim." }] }],
+      },
+      { id: "DMO-MANY", kind: "destination", name: "Many", faqs: [{ category: "", question: "Q?", answer: "A." }] },
+    ]);
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan.errors.map((e: { line: number; field: string }) => `${e.line}:${e.field}`)).toEqual([
+      "1:kind",
+      "1:name",
+      "1:faqs.0.answer",
+      "1:translations.0.faqs.0.source",
+      "2:faqs.0.category",
+    ]);
+    expect(plan.errors[0].message).toBe("must be brand, property, destination or airport");
+    expect(plan.errorCount).toBe(5);
   });
 
   it("refuses duplicate IDs, unknown brands, non-brands as brands and kind changes, naming the lines", async () => {
@@ -248,6 +271,50 @@ describe("content import", () => {
   it("refuses to commit an empty import", async () => {
     const { id } = await adminJson("POST", "/imports", undefined, 201);
     expect(await expectEnvelope(await admin("POST", `/imports/${id}/commit`), 400, "bad_request")).toMatch(/no rows/);
+  });
+});
+
+describe("content import from CSV", () => {
+  it("reads one FAQ a row into a stored entity's FAQ list, with translations, and imports it", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const csv = [
+      "entity,position,category,question,answer,language,source",
+      'HO-AUR-0006,2,Pets,Are dogs welcome?,"Yes, small ones.",,',
+      "HO-AUR-0006,1,Parking,Is there parking?,Yes.,,",
+      "HO-AUR-0006,,,Há estacionamento?,Sim.,pt,Is there parking?",
+    ].join("\n");
+    expect(await adminJson("POST", `/imports/${id}/csv`, { csv })).toEqual({ received: 1, invalid: [] });
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan).toMatchObject({ valid: true, changed: ["HO-AUR-0006"], removed: [] });
+    await adminJson("POST", `/imports/${id}/commit`);
+    const list = await adminJson("GET", "/content/entities/HO-AUR-0006/faqs");
+    expect(list.faqs.map((f: { question: string }) => f.question)).toEqual(["Is there parking?", "Are dogs welcome?"]);
+  });
+
+  it("keeps a brand's hotels when the brand's own FAQs come as CSV", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    await adminJson("POST", `/imports/${id}/csv`, { csv: "entity,category,question,answer\nHO-AUR,General,Who are you?,Aurora Hotels.\n" });
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan).toMatchObject({ valid: true, changed: ["HO-AUR"], removed: [] });
+    await admin("DELETE", `/imports/${id}`);
+  });
+
+  it("reports every problem of a CSV file by line and column", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const csv = [
+      "entity,position,category,question,answer,language,source",
+      "HO-AUR-0007,x,Parking,Is there parking?,,,",
+      "HO-NOPE-1,,Parking,Is there parking?,Yes.,,",
+      "HO-AUR-0007,,,Há piscina?,Sim.,pt,Is there a pool?",
+      'HO-AUR-0007,,General,"Unclosed,Yes.,,',
+    ].join("\n");
+    const accepted = await adminJson("POST", `/imports/${id}/csv`, { csv });
+    const found = accepted.invalid.map((e: { line: number; field: string }) => `${e.line}:${e.field}`);
+    expect(found).toEqual(expect.arrayContaining(["2:position", "2:answer", "3:entity", "4:source", "5:(row)"]));
+    const plan = await adminJson("POST", `/imports/${id}/plan`);
+    expect(plan.valid).toBe(false);
+    expect(plan.errorCount).toBe(accepted.invalid.length);
+    expect((await admin("POST", `/imports/${id}/commit`)).status).toBe(400);
   });
 });
 

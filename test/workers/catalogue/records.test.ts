@@ -61,7 +61,7 @@ describe("parseRecord: each field's error, by its path", () => {
     ["a name of 301 characters", { ...BRAND, name: "n".repeat(301) }, "name"],
     ["an updatedAt that is not a date-time", { ...BRAND, updatedAt: "yesterday" }, "updatedAt"],
     ["FAQs that are not a list", { ...BRAND, faqs: "none" }, "faqs"],
-    ["501 FAQs", { ...BRAND, faqs: Array.from({ length: 501 }, () => FAQ) }, "faqs"],
+    ["501 FAQs", { ...BRAND, faqs: Array.from({ length: 501 }, (_, i) => ({ ...FAQ, question: `${FAQ.question} (${i})` })) }, "faqs"],
     ["a FAQ without an answer", { ...BRAND, faqs: [FAQ, { category: "Parking", question: "Q?" }] }, "faqs.1.answer"],
     ["an empty question", { ...BRAND, faqs: [{ ...FAQ, question: "" }] }, "faqs.0.question"],
     ["a category of 101 characters", { ...BRAND, faqs: [{ ...FAQ, category: "c".repeat(101) }] }, "faqs.0.category"],
@@ -74,15 +74,15 @@ describe("parseRecord: each field's error, by its path", () => {
     expect(fields(value)).toEqual([field]);
   });
 
-  it("names the record itself for an unknown member, a FAQ's unknown member by its path, and a row that is not an object", () => {
-    expect(fields({ ...BRAND, colour: "red" })).toEqual(["(record)"]);
-    expect(fields({ ...BRAND, faqs: [{ ...FAQ, extra: 1 }] })).toEqual(["faqs.0"]);
+  it("names an unknown member by its path, and the record itself for a row that is not an object", () => {
+    expect(fields({ ...BRAND, colour: "red" })).toEqual(["colour"]);
+    expect(fields({ ...BRAND, faqs: [{ ...FAQ, extra: 1 }] })).toEqual(["faqs.0.extra"]);
     for (const value of ["not an object", 42, null, []]) expect(fields(value)).toEqual(["(record)"]);
   });
 
   it("refuses an unknown kind, and a kind's own member on another kind, at the kind or the member", () => {
     expect(fields({ ...BRAND, kind: "hotel" })).toEqual(["kind"]);
-    expect(fields({ ...BRAND, brandId: "HO-AUR" })).toEqual(["(record)"]);
+    expect(fields({ ...BRAND, brandId: "HO-AUR" })).toEqual(["brandId"]);
   });
 
   it("reports every problem of a row at once", () => {
@@ -109,5 +109,70 @@ describe("parseRecord: ID prefixes (SPEC: brands and properties HO-, destination
 
   it("compares the prefix as written: ho- is not HO-", () => {
     expect(onlyError({ ...BRAND, id: "ho-new" })).toMatchObject({ field: "id", message: "a brand ID starts with HO-" });
+  });
+});
+
+describe("parseRecord: every problem of a row in one run, in plain words", () => {
+  it("reports a wrong kind beside the fields' problems and a translation's missing source", () => {
+    const parsed = parseRecord(4, {
+      id: "HO-NEW",
+      kind: "hotel",
+      name: "",
+      colour: "red",
+      faqs: [
+        { category: "Parking", question: "Is there parking?", answer: "" },
+        { category: "", question: 5, answer: "Yes." },
+        { category: "Pets", question: "is there  PARKING?", answer: "No." },
+      ],
+      translations: [{ language: "pt", faqs: [{ source: "Is there a pool?", question: "Há piscina?", answer: "Sim." }] }],
+    });
+    expect(parsed).toEqual({
+      errors: [
+        { line: 4, field: "kind", message: "must be brand, property, destination or airport" },
+        { line: 4, field: "name", message: "is empty" },
+        { line: 4, field: "faqs.0.answer", message: "is empty" },
+        { line: 4, field: "faqs.1.category", message: "is empty" },
+        { line: 4, field: "faqs.1.question", message: "must be text" },
+        { line: 4, field: "colour", message: "is not a field of a content record (check its spelling)" },
+        { line: 4, field: "faqs.2.question", message: "asks the same question as faqs.0 (case and spacing aside)" },
+        {
+          line: 4,
+          field: "translations.0.faqs.0.source",
+          message: 'no question of this record\'s faqs reads "Is there a pool?": a translation needs its source question',
+        },
+      ],
+    });
+  });
+
+  it("checks the questions and translations of a record whose ID and property number are wrong too", () => {
+    const found = fields({
+      id: 5,
+      kind: "property",
+      name: "Hotel",
+      brandId: "DMO-1",
+      propertyId: -1,
+      faqs: [null, FAQ],
+      translations: [{ language: "pt", faqs: [{ source: "Is there a lift?", question: "x", answer: "y" }] }, { language: "PT" }, 7],
+    });
+    expect(found.sort()).toEqual(
+      [
+        "id",
+        "brandId",
+        "propertyId",
+        "faqs.0",
+        "translations.0.faqs.0.source",
+        "translations.1",
+        "translations.1.language",
+        "translations.2",
+      ].sort(),
+    );
+  });
+
+  it("never answers in a developer's words", () => {
+    const parsed = parseRecord(1, { ...PROPERTY, propertyId: 2 ** 60, updatedAt: "yesterday", faqs: "none", name: 7 });
+    if (!("errors" in parsed)) throw new Error("parsed");
+    const messages = parsed.errors.map((e) => e.message).join("\n");
+    expect(messages).not.toMatch(/9007199254740991|Invalid|expected|received|>=|<=/);
+    expect(messages).toMatch(/must be a date and time/);
   });
 });

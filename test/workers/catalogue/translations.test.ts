@@ -72,7 +72,7 @@ describe("parseRecord: languages", () => {
       "translations.0.faqs.0.question",
       /./,
     ],
-    ["an unknown member", { translations: [{ ...PT, title: "x" }] }, "translations.0", /title/],
+    ["an unknown member", { translations: [{ ...PT, title: "x" }] }, "translations.0.title", /not a field/],
   ])("names the field of %s", (_, difference, field, message) => {
     const found = problems({ ...HOTEL, ...difference });
     expect(found.map((p) => p.field)).toContain(field);

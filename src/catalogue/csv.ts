@@ -1,0 +1,262 @@
+import Papa from "papaparse";
+import { z } from "@hono/zod-openapi";
+import { entitiesByIdOrBrand, findEntity } from "../storage/entities";
+import { faqsOfEntities, localizedFaqs, type StoredFaq } from "../storage/faqs";
+import type { StagedRecord } from "./plan";
+import { parseRecord, toRecord, type ContentRecord, type RowError } from "./records";
+
+/**
+ * Content as CSV: one FAQ a row, for a content team's spreadsheet. A row of the entity's default language has
+ * `entity`, `position` (optional), `category`, `question` and `answer`; a translation row also has `language`
+ * and `source` (the question it translates, as the default language's row writes it) and no category (it takes
+ * its source's). The rows of an entity are its whole FAQ list, translations included: an import of them is an
+ * import of that entity's FAQ list, so FAQs left out of the file are removed. Only entities already stored are
+ * named; their names, URLs and brand stay as they are (a full NDJSON or JSON import changes those).
+ */
+
+/** FAQ rows in the order `localizedFaqs` reads them: by position, the default language's first, then by language. */
+export const inStoredOrder = <T extends StoredFaq>(rows: T[]): T[] =>
+  [...rows].sort(
+    (a, b) => a.position - b.position || a.translation - b.translation || (a.language < b.language ? -1 : a.language > b.language ? 1 : 0),
+  );
+
+export const CSV_COLUMNS = ["entity", "position", "category", "question", "answer", "language", "source"] as const;
+const REQUIRED_COLUMNS = ["entity", "category", "question", "answer"] as const;
+type Column = (typeof CSV_COLUMNS)[number];
+
+/** One row of a CSV content file. */
+const CsvRow = z.object({
+  entity: z.string().default(""),
+  position: z.string().default(""),
+  category: z.string().default(""),
+  question: z.string().default(""),
+  answer: z.string().default(""),
+  language: z.string().default(""),
+  source: z.string().default(""),
+});
+type CsvRow = z.infer<typeof CsvRow>;
+
+/** An entity's rows: its FAQs in order and their translations, each with the CSV line it came from. */
+export interface CsvFaqList {
+  entityId: string;
+  line: number;
+  faqs: { line: number; category: string; question: string; answer: string }[];
+  translations: { line: number; language: string; source: string; question: string; answer: string }[];
+}
+
+/** The line each row of `text` starts on (1-based, the header is line 1), with the row's cells by column. */
+function rowsOf(file: string): { header: string[]; rows: { line: number; cells: string[] }[]; errors: RowError[] } {
+  const text = file.replace(/^\uFEFF/, "");
+  const lineStarts: number[] = [];
+  let cursor = 0;
+  const cells: string[][] = [];
+  const errors: RowError[] = [];
+  // Lines counted as the rows go by, so a file of many rows costs one pass.
+  let counted = 0;
+  let line = 1;
+  const lineAt = (offset: number) => {
+    for (; counted < offset; counted += 1) if (text.charCodeAt(counted) === 10) line += 1;
+    return line;
+  };
+  Papa.parse<string[]>(text, {
+    skipEmptyLines: "greedy",
+    step: (result) => {
+      // The cursor is where the row ends; it starts after the previous row's end and any blank lines.
+      const start = cursor;
+      cursor = result.meta.cursor;
+      let first = start;
+      while (first < text.length && (text[first] === "\n" || text[first] === "\r")) first += 1;
+      lineStarts.push(lineAt(first));
+      cells.push(result.data);
+      for (const error of result.errors) {
+        errors.push({ line: lineAt(first), field: "(row)", message: csvProblem(error.code) });
+      }
+    },
+  });
+  const [header = [], ...rest] = cells;
+  return {
+    header: header.map((name) => name.trim().toLowerCase()),
+    rows: rest.map((row, index) => ({ line: lineStarts[index + 1]!, cells: row })),
+    errors,
+  };
+}
+
+const csvProblem = (code: string): string =>
+  code === "MissingQuotes"
+    ? "has a quotation mark that is never closed: a text with commas or line breaks goes between two double quotes"
+    : code === "TooFewFields" || code === "TooManyFields"
+      ? "does not have as many cells as the first line has columns"
+      : "cannot be read as CSV";
+
+/** The FAQ lists a CSV file gives, by entity in the order they first appear, or every problem with it by line and column. */
+export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[] } {
+  const { header, rows, errors } = rowsOf(text);
+  for (const column of REQUIRED_COLUMNS) {
+    if (!header.includes(column)) {
+      errors.push({ line: 1, field: column, message: `is missing: the first line names the columns, and must have ${column}` });
+    }
+  }
+  header.forEach((name, index) => {
+    if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
+      errors.push({
+        line: 1,
+        field: name || `column ${index + 1}`,
+        message: `is not a column of a content file (${CSV_COLUMNS.join(", ")})`,
+      });
+    }
+  });
+  if (errors.some((error) => error.line === 1)) return { lists: [], errors };
+  const lists = new Map<string, CsvFaqList & { positions: Map<number, number>; ordered: { position: number | null; index: number }[] }>();
+  for (const { line, cells } of rows) {
+    if (cells.length !== header.length) continue; // reported by the parser
+    const row: CsvRow = CsvRow.parse(
+      Object.fromEntries(header.map((name, i) => [name, (cells[i] ?? "").trim() === "" ? undefined : cells[i]])),
+    );
+    const problem = (field: Column, message: string) => errors.push({ line, field, message });
+    if (row.entity.trim() === "") {
+      problem("entity", "is empty: name the brand, hotel or page the FAQ belongs to by its ID");
+      continue;
+    }
+    const entityId = row.entity.trim();
+    let list = lists.get(entityId);
+    if (!list) {
+      list = { entityId, line, faqs: [], translations: [], positions: new Map(), ordered: [] };
+      lists.set(entityId, list);
+    }
+    if (row.language.trim() !== "") {
+      if (row.source.trim() === "") problem("source", "is empty: a translation row names the question it translates");
+      list.translations.push({ line, language: row.language.trim(), source: row.source, question: row.question, answer: row.answer });
+      continue;
+    }
+    if (row.source.trim() !== "") problem("language", "is empty: a row with a source is a translation, and needs its language");
+    let position: number | null = null;
+    if (row.position.trim() !== "") {
+      position = Number(row.position.trim());
+      if (!Number.isInteger(position) || position < 1) {
+        problem("position", "must be the FAQ's place in its list: 1, 2, 3…");
+        position = null;
+      } else if (list.positions.has(position)) {
+        problem("position", `is also the position of the FAQ on line ${list.positions.get(position)}`);
+        position = null;
+      } else list.positions.set(position, line);
+    }
+    list.ordered.push({ position, index: list.faqs.length });
+    list.faqs.push({ line, category: row.category, question: row.question, answer: row.answer });
+  }
+  return {
+    lists: [...lists.values()].map(({ positions: _, ordered, ...list }) => {
+      // Rows with a position in its order; rows without keep their place in the file after them.
+      const order = [...ordered].sort((a, b) => (a.position ?? Infinity) - (b.position ?? Infinity) || a.index - b.index);
+      return { ...list, faqs: order.map(({ index }) => list.faqs[index]!) };
+    }),
+    errors: errors.sort((a, b) => a.line - b.line),
+  };
+}
+
+/** The column of a CSV row a record's field comes from. */
+const COLUMN_OF: Record<string, Column> = {
+  category: "category",
+  question: "question",
+  answer: "answer",
+  source: "source",
+  language: "language",
+};
+
+/**
+ * The import records of CSV FAQ lists: each stored entity's record with its FAQs and translations those of the
+ * file, and every problem by CSV line and column (an entity not stored, or any problem of the record's FAQs).
+ */
+export async function csvRecords(db: D1Database, lists: CsvFaqList[]): Promise<{ records: StagedRecord[]; errors: RowError[] }> {
+  const records: StagedRecord[] = [];
+  const errors: RowError[] = [];
+  for (const list of lists) {
+    const entity = await findEntity(db, list.entityId);
+    if (!entity) {
+      errors.push({
+        line: list.line,
+        field: "entity",
+        message: `no brand, hotel or page ${list.entityId} is stored; a CSV file changes the FAQs of stored ones only`,
+      });
+      continue;
+    }
+    const stored = toRecord(entity, localizedFaqs(inStoredOrder(await faqsOfEntities(db, [entity.id]))));
+    const languages = [...new Set(list.translations.map((t) => t.language))];
+    const names = new Map((stored.translations ?? []).map((t) => [t.language, t.name]));
+    const translationLines: number[][] = [];
+    const translations = [...new Set([...languages, ...[...names.keys()].filter((l) => names.get(l) !== undefined)])].map((language) => {
+      const rows = list.translations.filter((t) => t.language === language);
+      translationLines.push(rows.map((t) => t.line));
+      const name = names.get(language);
+      return {
+        language,
+        ...(name === undefined ? {} : { name }),
+        ...(rows.length > 0 ? { faqs: rows.map(({ source, question, answer }) => ({ source, question, answer })) } : {}),
+      };
+    });
+    const record = {
+      ...stored,
+      faqs: list.faqs.map(({ category, question, answer }) => ({ category, question, answer })),
+      translations,
+    };
+    if (translations.length === 0) delete (record as Partial<ContentRecord>).translations;
+    const parsed = parseRecord(list.line, record);
+    if ("record" in parsed) {
+      records.push({ line: list.line, record: parsed.record });
+      continue;
+    }
+    for (const error of parsed.errors) {
+      const path = error.field.split(".");
+      let line = list.line;
+      let field = "entity";
+      if (path[0] === "faqs" && path.length >= 2) {
+        line = list.faqs[Number(path[1])]?.line ?? line;
+        field = COLUMN_OF[path[2] ?? ""] ?? "question";
+      } else if (path[0] === "translations" && path.length >= 2) {
+        const lines = translationLines[Number(path[1])] ?? [];
+        line = path[2] === "faqs" ? (lines[Number(path[3])] ?? lines[0] ?? line) : (lines[0] ?? line);
+        field = path[2] === "faqs" ? (COLUMN_OF[path[4] ?? ""] ?? "question") : "language";
+      }
+      errors.push({ line, field, message: error.message });
+    }
+  }
+  return { records, errors };
+}
+
+/** Records as CSV rows, one FAQ a row, in the columns of CSV_COLUMNS; importing the file back changes nothing. */
+export function serializeCsv(records: ContentRecord[]): string {
+  const rows: string[][] = [];
+  for (const record of records) {
+    record.faqs.forEach((faq, index) => rows.push([record.id, String(index + 1), faq.category, faq.question, faq.answer, "", ""]));
+    const positions = new Map(record.faqs.map((faq, index) => [faq.question, index + 1]));
+    for (const translation of record.translations ?? []) {
+      for (const faq of translation.faqs ?? []) {
+        rows.push([record.id, String(positions.get(faq.source) ?? ""), "", faq.question, faq.answer, translation.language, faq.source]);
+      }
+    }
+  }
+  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n" })}\n`;
+}
+
+/**
+ * `records` with, for each brand among them, its stored properties the file does not name, unchanged: a brand's
+ * CSV rows are its FAQ list, and must not take its roster with them as a brand's full record would. They take lines
+ * after the file's last, where no problem is ever reported.
+ */
+export async function withRosters(db: D1Database, records: StagedRecord[]): Promise<StagedRecord[]> {
+  const named = new Set(records.map(({ record }) => record.id));
+  const brands = records.filter(({ record }) => record.kind === "brand").map(({ record }) => record.id);
+  if (brands.length === 0) return records;
+  const stored = (await entitiesByIdOrBrand(db, [], brands)).filter((entity) => !named.has(entity.id));
+  const rows = inStoredOrder(
+    await faqsOfEntities(
+      db,
+      stored.map((entity) => entity.id),
+    ),
+  );
+  const byEntity = Map.groupBy(rows, (row) => row.entity_id);
+  let line = Math.max(0, ...records.map((r) => r.line));
+  return [
+    ...records,
+    ...stored.map((entity) => ({ line: (line += 1), record: toRecord(entity, localizedFaqs(byEntity.get(entity.id) ?? [])) })),
+  ];
+}

@@ -1,0 +1,304 @@
+import { Hono, type Context } from "hono";
+import { CONTENT_FORMATS, formatOf, readContentFile, recordsOf, serializeContent, type ContentFormat } from "../catalogue/content-files";
+import { applyImport, previewImport, type ImportPreview } from "../catalogue/content-import";
+import type { StagedRecord } from "../catalogue/plan";
+import type { RowError } from "../catalogue/records";
+import { sha256Hex } from "../crypto/hash";
+import type { Env } from "../env";
+import { htmlResponse } from "../http/html-page";
+import { entitiesWithin, findEntity, type EntityRow } from "../storage/entities";
+import type { PersonRow } from "../storage/people";
+import { reachOf, roleOn, type ConsoleAccess } from "./access";
+import { Csrf, Page, problemPage, render, STYLESHEET, type Viewer } from "./pages";
+
+/**
+ * Imports and exports of whole content files in the console. An upload is read and planned (the operator's plan),
+ * and its text kept for 30 minutes in KV under the session and the preview's digest; the confirmation names the
+ * digest, so what is applied is the file that was previewed, planned again on what is stored then. An import that
+ * touches an entity the person may not edit is refused whole. Removals need the explicit "Remove these N FAQs".
+ */
+
+type ImportEnv = {
+  Bindings: Env;
+  Variables: { person: PersonRow; access: ConsoleAccess; viewer: Viewer; form: URLSearchParams; token: string };
+};
+type ImportContext = Context<ImportEnv>;
+
+const KEPT_SECONDS = 1800;
+const EXPORT_LIMIT = 100_000;
+
+export const importRoutes = new Hono<ImportEnv>();
+
+const page = async (html: Promise<string>, status = 200) => htmlResponse(await html, status, { stylesheet: STYLESHEET });
+const problem = (c: ImportContext, status: number, heading: string, message: string) =>
+  page(render(problemPage({ viewer: c.get("viewer"), heading, message })), status);
+
+const keptKey = async (c: ImportContext, digest: string) => `console-import:${await sha256Hex(c.get("token"))}:${digest}`;
+
+const FORMAT_NAMES: Record<ContentFormat, string> = { ndjson: "NDJSON", json: "JSON", csv: "CSV" };
+
+const uploadPage = (viewer: Viewer) => (
+  <Page title="Import FAQs" viewer={viewer}>
+    <h1>Import FAQs from a file</h1>
+    <p>
+      A file in NDJSON, JSON or CSV (one FAQ a row). You see what would be added, changed and removed before anything changes. The FAQs of
+      each brand, hotel or page in the file become the file's list: FAQs left out are removed.
+    </p>
+    <form method="post" action="/console/import" enctype="multipart/form-data">
+      <Csrf token={viewer.csrf} />
+      <label for="file">Content file</label>
+      <input id="file" name="file" type="file" accept=".csv,.json,.ndjson,.jsonl,text/csv,application/json" required />
+      <button class="primary" type="submit">
+        Check the file
+      </button>
+    </form>
+    <h2>Export</h2>
+    <form method="get" action="/console/export">
+      <label for="scope">What to export</label>
+      <input id="scope" name="scope" value="all" />
+      <label for="format">Format</label>
+      <select id="format" name="format">
+        {CONTENT_FORMATS.map((format) => (
+          <option value={format}>{FORMAT_NAMES[format]}</option>
+        ))}
+      </select>{" "}
+      <button type="submit">Export</button>
+    </form>
+  </Page>
+);
+
+const problemsPage = (viewer: Viewer, errors: RowError[]) => (
+  <Page title="The file has problems" viewer={viewer}>
+    <h1>Nothing was imported: the file has {errors.length === 1 ? "1 problem" : `${errors.length} problems`}</h1>
+    <p class="notice error" role="alert">
+      Fix every problem below in the file, then upload it again.
+    </p>
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Line</th>
+          <th scope="col">Field</th>
+          <th scope="col">Problem</th>
+        </tr>
+      </thead>
+      <tbody>
+        {errors.map((error) => (
+          <tr class="problem">
+            <td>{error.line}</td>
+            <td>{error.field}</td>
+            <td>
+              {error.field} {error.message}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+    <p>
+      <a href="/console/import">Upload a file again</a>
+    </p>
+  </Page>
+);
+
+const STATUS_WORDS = { added: "new", changed: "changed", removed: "removed with its FAQs", unchanged: "no change" } as const;
+
+const total = (preview: ImportPreview, kind: "added" | "changed") => preview.entities.reduce((sum, entity) => sum + entity[kind].length, 0);
+
+const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) => (
+  <Page title="Check the import" viewer={viewer}>
+    <h1>Check the import</h1>
+    {notice && (
+      <p class="notice error" role="alert">
+        {notice}
+      </p>
+    )}
+    <p id="summary">{`FAQs added: ${total(preview, "added")}, changed: ${total(preview, "changed")}, removed: ${preview.removals}.`}</p>
+    {preview.entities.map((entity) => (
+      <section class="entity">
+        <h2>
+          {entity.name} ({entity.id}): {STATUS_WORDS[entity.status]}
+        </h2>
+        {(["added", "changed", "removed"] as const).map((kind) =>
+          entity[kind].length > 0 ? (
+            <>
+              <p>
+                {kind === "added" ? "Added" : kind === "changed" ? "Changed" : "Removed"}: {entity[kind].length}
+              </p>
+              <ul class={kind}>
+                {entity[kind].map((question) => (
+                  <li>{question}</li>
+                ))}
+              </ul>
+            </>
+          ) : null,
+        )}
+      </section>
+    ))}
+    <form method="post" action="/console/import/confirm">
+      <Csrf token={viewer.csrf} />
+      <input type="hidden" name="digest" value={preview.digest} />
+      {preview.removals > 0 && (
+        <p>
+          <input type="checkbox" id="confirm-removals" name="remove" value={String(preview.removals)} />
+          <label for="confirm-removals">Remove these {preview.removals} FAQs</label>
+        </p>
+      )}
+      <button class="primary" type="submit">
+        Import
+      </button>{" "}
+      <a href="/console/import">Cancel</a>
+    </form>
+  </Page>
+);
+
+/** The entities of `records` (and, for a new property, its brand) the person may not edit, by line. */
+async function outOfReach(c: ImportContext, records: StagedRecord[]): Promise<RowError[]> {
+  const access = c.get("access");
+  const refused: RowError[] = [];
+  for (const { line, record } of records) {
+    const stored = await findEntity(c.env.DB, record.id);
+    const target: Pick<EntityRow, "id" | "brand_id"> = stored ?? {
+      id: record.id,
+      brand_id: record.kind === "property" ? record.brandId : null,
+    };
+    if (
+      roleOn(access, target) !== "editor" ||
+      (record.kind === "property" && roleOn(access, { id: record.id, brand_id: record.brandId }) !== "editor")
+    ) {
+      refused.push({ line, field: "id", message: `${record.id}: you may not change this brand, hotel or page, so nothing was imported` });
+    }
+  }
+  return refused;
+}
+
+type Read = { preview: ImportPreview } | { response: Response };
+
+/** Reads, checks and plans an uploaded file's text, or the page that refuses it. */
+async function planned(c: ImportContext, text: string, format: ContentFormat): Promise<Read> {
+  const viewer = c.get("viewer");
+  const read = await readContentFile(c.env.DB, text, format);
+  if (read.records.length === 0 && read.errors.length === 0) {
+    return { response: await problem(c, 400, "The file is empty", "The file holds no FAQs. Nothing was imported.") };
+  }
+  const refused = await outOfReach(c, read.records);
+  if (refused.length > 0) {
+    return {
+      response: await problem(
+        c,
+        403,
+        "You may not import this file",
+        `Nothing was imported. ${refused.map((r) => r.message.split(":")[0]).join(", ")}: you may not change ${refused.length === 1 ? "it" : "them"}.`,
+      ),
+    };
+  }
+  if (read.errors.length > 0) return { response: await page(render(problemsPage(viewer, read.errors)), 400) };
+  const preview = await previewImport(c.env.DB, read.records, { faqListsOnly: format === "csv" });
+  if (preview.plan.errors.length > 0) return { response: await page(render(problemsPage(viewer, preview.plan.errors)), 400) };
+  return { preview };
+}
+
+const canImport = (access: ConsoleAccess) => access.grants.some((grant) => grant.role !== "viewer");
+
+importRoutes.get("/console/import", (c) => {
+  if (!canImport(c.get("access")))
+    return problem(c, 403, "You can read content but not change it", "Ask your organization's administrator if you need to import FAQs.");
+  return page(render(uploadPage(c.get("viewer"))));
+});
+
+importRoutes.post("/console/import", async (c) => {
+  const form = c.get("form");
+  const text = form.get("file") ?? "";
+  const format = formatOf(form.get("file.name") ?? "", text);
+  const read = await planned(c, text, format);
+  if ("response" in read) return read.response;
+  await c.env.OAUTH_KV.put(await keptKey(c, read.preview.digest), JSON.stringify({ text, format }), { expirationTtl: KEPT_SECONDS });
+  return page(render(previewPage(c.get("viewer"), read.preview)));
+});
+
+importRoutes.post("/console/import/confirm", async (c) => {
+  const form = c.get("form");
+  const digest = form.get("digest") ?? "";
+  const key = await keptKey(c, /^[0-9a-f]{64}$/.test(digest) ? digest : "none");
+  const kept = await c.env.OAUTH_KV.get<{ text: string; format: ContentFormat }>(key, "json");
+  if (!kept)
+    return problem(
+      c,
+      410,
+      "This import is no longer waiting",
+      "Nothing was imported. The check is kept for 30 minutes: upload the file again.",
+    );
+  const read = await planned(c, kept.text, kept.format);
+  if ("response" in read) return read.response;
+  const { preview } = read;
+  if (preview.digest !== digest) {
+    await c.env.OAUTH_KV.put(await keptKey(c, preview.digest), JSON.stringify(kept), { expirationTtl: KEPT_SECONDS });
+    return page(
+      render(
+        previewPage(
+          c.get("viewer"),
+          preview,
+          "The content changed since you checked the file; nothing was imported. Check what the import would do now.",
+        ),
+      ),
+      409,
+    );
+  }
+  if (preview.removals > 0 && form.get("remove") !== String(preview.removals)) {
+    return page(
+      render(
+        previewPage(
+          c.get("viewer"),
+          preview,
+          `Nothing was imported: this import removes ${preview.removals} FAQs. Tick "Remove these ${preview.removals} FAQs" to confirm.`,
+        ),
+      ),
+      400,
+    );
+  }
+  const applied = await applyImport(c.env, preview, `person:${c.get("person").email}`, (work) => c.executionCtx.waitUntil(work));
+  if (!applied)
+    return problem(
+      c,
+      409,
+      "Someone changed this content meanwhile",
+      "Nothing was imported. Upload the file again to see what it would do now.",
+    );
+  await c.env.OAUTH_KV.delete(key);
+  const changed = preview.entities.filter((e) => e.status !== "unchanged").length;
+  return page(
+    render(
+      <Page title="Imported" viewer={c.get("viewer")}>
+        <h1>Imported</h1>
+        <p class="notice ok" role="status">
+          {changed === 0
+            ? "The file matches what is stored: nothing changed."
+            : `Saved: ${changed} ${changed === 1 ? "brand, hotel or page" : "brands, hotels or pages"} changed.`}
+        </p>
+        <p>
+          <a href="/console">Back to your content</a>
+        </p>
+      </Page>,
+    ),
+  );
+});
+
+importRoutes.get("/console/export", async (c) => {
+  const access = c.get("access");
+  const scope = (c.req.query("scope") ?? "all").trim();
+  const format = c.req.query("format") ?? "ndjson";
+  if (!(CONTENT_FORMATS as readonly string[]).includes(format)) return problem(c, 400, "Unknown format", "Choose NDJSON, JSON or CSV.");
+  const within = await entitiesWithin(c.env.DB, { reach: reachOf(access), scope: access.scope, search: "", limit: EXPORT_LIMIT });
+  const entities = within
+    .filter((entity) => roleOn(access, entity) !== null && (scope === "all" || entity.id === scope || entity.brand_id === scope))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (entities.length === 0) return problem(c, 404, "Not found", "There is no brand, hotel or page with this ID that you may see.");
+  const body = serializeContent(await recordsOf(c.env.DB, entities), format as ContentFormat);
+  const type = format === "csv" ? "text/csv" : format === "json" ? "application/json" : "application/x-ndjson";
+  const name = `${scope === "all" ? "content" : scope}.${format}`.replace(/[^A-Za-z0-9._-]/g, "_");
+  return new Response(body, {
+    headers: {
+      "Content-Type": `${type}; charset=utf-8`,
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+});

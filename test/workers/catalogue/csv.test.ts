@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { parseCsv, serializeCsv } from "../../../src/catalogue/csv";
+import type { ContentRecord } from "../../../src/catalogue/records";
+
+/** CSV content files: one FAQ a row, problems by the line a row starts on and its column. */
+
+const RECORD: ContentRecord = {
+  id: "HO-A-1",
+  kind: "property",
+  name: "A",
+  brandId: "HO-A",
+  propertyId: null,
+  faqs: [
+    { category: "Parking", question: 'Is there "free" parking, too?', answer: "Yes.\nIn the garage." },
+    { category: "Pets", question: "Are dogs welcome?", answer: "Yes." },
+  ],
+  translations: [{ language: "pt", faqs: [{ source: "Are dogs welcome?", question: "Aceitam cães?", answer: "Sim." }] }],
+};
+
+describe("CSV content files", () => {
+  it("writes one FAQ a row and reads it back, a quoted line break keeping the next row's line right", () => {
+    const csv = serializeCsv([RECORD]);
+    expect(csv.split("\n")[0]).toBe("entity,position,category,question,answer,language,source");
+    const { lists, errors } = parseCsv(csv);
+    expect(errors).toEqual([]);
+    expect(lists).toEqual([
+      {
+        entityId: "HO-A-1",
+        line: 2,
+        faqs: [
+          { line: 2, ...RECORD.faqs[0] },
+          { line: 4, ...RECORD.faqs[1] },
+        ],
+        translations: [{ line: 5, language: "pt", source: "Are dogs welcome?", question: "Aceitam cães?", answer: "Sim." }],
+      },
+    ]);
+  });
+
+  it("orders an entity's FAQs by position, and reports every problem by line and column", () => {
+    const { lists, errors } = parseCsv(
+      [
+        "entity,position,category,question,answer,language,source",
+        "HO-A-1,2,Pets,B?,b,,",
+        "HO-A-1,1,Parking,A?,a,,",
+        "HO-A-1,1,Spa,C?,c,,",
+        ",,Spa,D?,d,,",
+        "HO-A-1,,,E?,e,pt,",
+        "HO-A-1,zero,Spa,F?,f,,",
+        "HO-A-1,,Spa,G?,g,,Whatever",
+      ].join("\n"),
+    );
+    expect(lists[0]!.faqs.map((f) => f.question)).toEqual(["A?", "B?", "C?", "F?", "G?"]);
+    expect(errors.map((e) => `${e.line}:${e.field}`)).toEqual(["4:position", "5:entity", "6:source", "7:position", "8:language"]);
+    for (const error of errors) expect(error.message).not.toMatch(/undefined|Invalid|expected/);
+  });
+
+  it("names missing and unknown columns on line 1", () => {
+    const { errors } = parseCsv("entity,question,colour\nHO-A-1,Q?,red\n");
+    expect(errors.map((e) => `${e.line}:${e.field}`)).toEqual(["1:category", "1:answer", "1:colour"]);
+  });
+});

@@ -1,0 +1,176 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../../src/crypto/password";
+import { insertGrant } from "../../../src/storage/console-grants";
+import { insertPerson } from "../../../src/storage/people";
+import { adminJson } from "../support/admin";
+import type { Browser } from "../support/connector";
+import { CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
+
+const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
+
+beforeAll(async () => {
+  const at = new Date().toISOString();
+  await env.DB.batch([
+    insertPerson(env.DB, {
+      id: "person-bea",
+      organization_id: "org-boreal",
+      email: BOREAL.email,
+      password_hash: await hashPassword(BOREAL.password, env.PASSWORD_PEPPER),
+      display_name: "Bea",
+      created_at: at,
+    }),
+    insertGrant(env.DB, "person-bea", { role: "administrator", entity_id: null }, at),
+  ]);
+});
+
+/** Uploads `text` as file `name` from the import page; the answer. */
+async function upload(browser: Browser, name: string, text: string): Promise<Response> {
+  const csrf = fieldOf(await pageOf(browser, "/import"), "csrf");
+  const form = new FormData();
+  form.set("csrf", csrf);
+  form.set("file", new File([text], name, { type: "text/plain" }));
+  return browser.request(`${CONSOLE}/import`, { method: "POST", body: form });
+}
+
+async function exported(browser: Browser, scope: string, format: string): Promise<string> {
+  const res = await browser.request(`${CONSOLE}/export?scope=${scope}&format=${format}`);
+  const text = await res.text();
+  expect(res.status, text.slice(0, 500)).toBe(200);
+  return text;
+}
+
+const faqsOf = async (entityId: string) =>
+  (await adminJson("GET", `/content/entities/${entityId}/faqs`)).faqs as { question: string; answer: string }[];
+
+describe("console import", () => {
+  it("previews what is added, changed and removed, refuses removals without the checkbox, then applies and audits", async () => {
+    const ines = await signedIn(INES);
+    expect(await pageOf(ines, "")).toContain('href="/console/import"');
+    const csv = await exported(ines, "HO-AUR-0003", "csv");
+    const [header, first, second, ...rest] = csv.trimEnd().split("\n");
+    expect(header).toBe("entity,position,category,question,answer,language,source");
+    const before = await faqsOf("HO-AUR-0003");
+    const changedFirst = first!.replace(before[0]!.answer.split(",")[0]!, "A changed answer");
+    const file = [header, changedFirst, ...rest, 'HO-AUR-0003,,Pets,Are dogs welcome?,"Yes, small ones.",,'].join("\n");
+    expect(second).toBeDefined();
+    const preview = await upload(ines, "faqs.csv", file);
+    const html = await preview.text();
+    expect(preview.status, html.slice(0, 2000)).toBe(200);
+    expect(html).toContain("FAQs added: 1, changed: 1, removed: 1.");
+    expect(html).toContain("Are dogs welcome?");
+    expect(html).toContain("Remove these 1 FAQs");
+    const digest = fieldOf(html, "digest");
+    const csrf = fieldOf(html, "csrf");
+
+    const unconfirmed = await postForm(ines, "/import/confirm", { csrf, digest });
+    expect(unconfirmed.status).toBe(400);
+    expect(await unconfirmed.text()).toContain("Nothing was imported: this import removes 1 FAQs");
+    expect(await faqsOf("HO-AUR-0003")).toEqual(before);
+
+    const confirmed = await postForm(ines, "/import/confirm", { csrf, digest, remove: "1" });
+    expect(confirmed.status, (await confirmed.clone().text()).slice(0, 2000)).toBe(200);
+    const after = await faqsOf("HO-AUR-0003");
+    expect(after.map((f) => f.question)).toContain("Are dogs welcome?");
+    expect(after).toHaveLength(before.length);
+    const { entries } = await adminJson("GET", "/audit?target=HO-AUR-0003");
+    expect(entries[0]).toMatchObject({ actor: "person:ines@aurora.example", action: "content.import", target: "HO-AUR-0003" });
+    expect(entries[0].detail.before).toHaveLength(before.length);
+    expect(entries[0].detail.after.map((f: { question: string }) => f.question)).toContain("Are dogs welcome?");
+
+    // The same confirmation again finds nothing waiting.
+    expect((await postForm(ines, "/import/confirm", { csrf, digest, remove: "1" })).status).toBe(410);
+  });
+
+  it("shows every problem of a file at once, by line and field", async () => {
+    const ines = await signedIn(INES);
+    const ndjson = [
+      JSON.stringify({
+        id: "HO-AUR-0004",
+        kind: "hotel",
+        name: "",
+        faqs: [{ category: "Parking", question: "Is there parking?", answer: "" }],
+        translations: [{ language: "pt", faqs: [{ source: "Is there a pool?", question: "Há piscina?", answer: "Sim." }] }],
+      }),
+      "not json",
+    ].join("\n");
+    const res = await upload(ines, "file.ndjson", ndjson);
+    const html = await res.text();
+    expect(res.status).toBe(400);
+    expect(html).toContain("5 problems");
+    for (const text of [
+      "kind must be brand, property, destination or airport",
+      "name is empty",
+      "faqs.0.answer is empty",
+      "translations.0.faqs.0.source",
+      "is not a JSON record",
+    ]) {
+      expect(html).toContain(text.replace(/"/g, "&quot;"));
+    }
+    const csv = [
+      "entity,category,question,answer,language,source",
+      "HO-AUR-0004,,Is there parking?,Yes.,,",
+      "HO-AUR-0004,Parking,Is there parking?,,,",
+      "HO-AUR-0004,,Há piscina?,Sim.,pt,Is there a pool?",
+    ].join("\n");
+    const csvRes = await upload(ines, "file.csv", csv);
+    const csvHtml = await csvRes.text();
+    expect(csvRes.status).toBe(400);
+    const rows = [...csvHtml.matchAll(/<tr class="problem"><td>(\d+)<\/td><td>([^<]*)<\/td>/g)].map((m) => `${m[1]}:${m[2]}`);
+    expect(rows).toEqual(expect.arrayContaining(["2:category", "3:answer", "3:question", "4:source"]));
+  });
+
+  it("refuses a file touching a hotel the editor may not edit, also when a confirmation is replayed", async () => {
+    const helena = await signedIn(HELENA);
+    const ines = await signedIn(INES);
+    const before = await faqsOf("HO-AUR-0002");
+    const csv = `entity,category,question,answer\nHO-AUR-0001,General,Is there a lift?,Yes.\nHO-AUR-0002,General,Is there a lift?,Yes.\n`;
+    const res = await upload(helena, "f.csv", csv);
+    expect(res.status).toBe(403);
+    const text = await res.text();
+    expect(text).toContain("HO-AUR-0002");
+    expect(text).not.toContain("HO-AUR-0001:");
+    // Ines previews a change of HO-AUR-0002; Helena replays its confirmation with her own token.
+    const preview = await (
+      await upload(ines, "f.csv", `entity,category,question,answer\nHO-AUR-0002,General,Is there a lift?,Yes.\n`)
+    ).text();
+    const digest = fieldOf(preview, "digest");
+    const helenaCsrf = fieldOf(await pageOf(helena, "/import"), "csrf");
+    const replay = await postForm(helena, "/import/confirm", { csrf: helenaCsrf, digest, remove: "100" });
+    expect(replay.status).toBe(410);
+    expect(await faqsOf("HO-AUR-0002")).toEqual(before);
+    // Her own hotel she may import.
+    expect((await upload(helena, "f.csv", `entity,category,question,answer\nHO-AUR-0001,General,Is there a lift?,Yes.\n`)).status).toBe(
+      200,
+    );
+  });
+
+  it("refuses another organization's entities, both ways, and exports only what the person may see", async () => {
+    const ines = await signedIn(INES);
+    const bea = await signedIn(BOREAL);
+    const aurora = await upload(bea, "f.csv", `entity,category,question,answer\nHO-AUR-0005,General,Is there a lift?,Yes.\n`);
+    expect(aurora.status).toBe(403);
+    expect(await aurora.text()).toContain("HO-AUR-0005");
+    const boreal = await upload(ines, "f.ndjson", JSON.stringify({ id: "HO-BOR-0001", kind: "property", name: "X", brandId: "HO-BOR" }));
+    expect(boreal.status).toBe(403);
+    expect(await boreal.text()).toContain("HO-BOR-0001");
+    expect((await ines.request(`${CONSOLE}/export?scope=HO-BOR-0001&format=csv`)).status).toBe(404);
+    expect((await bea.request(`${CONSOLE}/export?scope=HO-AUR-0005&format=json`)).status).toBe(404);
+    const all = await exported(bea, "all", "ndjson");
+    expect(all).not.toContain("HO-AUR");
+  });
+
+  it("round-trips CSV, NDJSON and JSON: an export imported back changes nothing", async () => {
+    const bruno = await signedIn({ email: "bruno@aurora.example", password: "aurora-console-brand" });
+    for (const format of ["csv", "ndjson", "json"]) {
+      const file = await exported(bruno, "HO-AUR", format);
+      const res = await upload(bruno, `export.${format}`, file);
+      const html = await res.text();
+      expect(res.status, html.slice(0, 3000)).toBe(200);
+      expect(html).toContain("FAQs added: 0, changed: 0, removed: 0.");
+      expect(html).not.toContain("Remove these");
+      const done = await postForm(bruno, "/import/confirm", { csrf: fieldOf(html, "csrf"), digest: fieldOf(html, "digest") });
+      expect(await done.text()).toContain("nothing changed");
+    }
+  });
+});
