@@ -88,6 +88,9 @@ const csvProblem = (code: string): string =>
       ? "does not have as many cells as the first line has columns"
       : "cannot be read as CSV";
 
+/** A cell as written before export kept a spreadsheet from running it: the ' that escapeFormulae puts first, taken off. */
+const unescapedFormula = (cell: string): string => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
 /** The FAQ lists a CSV file gives, by entity in the order they first appear, or every problem with it by line and column. */
 export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[] } {
   const { header, rows, errors } = rowsOf(text);
@@ -110,7 +113,7 @@ export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[
   for (const { line, cells } of rows) {
     if (cells.length !== header.length) continue; // reported by the parser
     const row: CsvRow = CsvRow.parse(
-      Object.fromEntries(header.map((name, i) => [name, (cells[i] ?? "").trim() === "" ? undefined : cells[i]])),
+      Object.fromEntries(header.map((name, i) => [name, (cells[i] ?? "").trim() === "" ? undefined : unescapedFormula(cells[i]!)])),
     );
     const problem = (field: Column, message: string) => errors.push({ line, field, message });
     if (row.entity.trim() === "") {
@@ -234,7 +237,8 @@ export function serializeCsv(records: ContentRecord[]): string {
       }
     }
   }
-  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n" })}\n`;
+  // A cell a spreadsheet would run as a formula (= + - @, a tab or a return first) is written after a ' (escapeFormulae).
+  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n", escapeFormulae: true })}\n`;
 }
 
 /**

@@ -160,9 +160,12 @@ async function outOfReach(c: ImportContext, records: StagedRecord[]): Promise<Ro
       id: record.id,
       brand_id: record.kind === "property" ? record.brandId : null,
     };
+    // A property moved to another brand needs the right to edit that brand itself, not only the property.
+    const moved = stored !== null && record.kind === "property" && stored.brand_id !== record.brandId;
     if (
       roleOn(access, target) !== "editor" ||
-      (record.kind === "property" && roleOn(access, { id: record.id, brand_id: record.brandId }) !== "editor")
+      (record.kind === "property" && roleOn(access, { id: record.id, brand_id: record.brandId }) !== "editor") ||
+      (moved && roleOn(access, { id: record.brandId, brand_id: null }) !== "editor")
     ) {
       refused.push({ line, field: "id", message: `${record.id}: you may not change this brand, hotel or page, so nothing was imported` });
     }
@@ -198,13 +201,17 @@ async function planned(c: ImportContext, text: string, format: ContentFormat): P
 
 const canImport = (access: ConsoleAccess) => access.grants.some((grant) => grant.role !== "viewer");
 
+// Before a file is read: a person who may edit nothing is refused without the cost of parsing it.
+const readOnly = (c: ImportContext) =>
+  problem(c, 403, "You can read content but not change it", "Ask your organization's administrator if you need to import FAQs.");
+
 importRoutes.get("/console/import", (c) => {
-  if (!canImport(c.get("access")))
-    return problem(c, 403, "You can read content but not change it", "Ask your organization's administrator if you need to import FAQs.");
+  if (!canImport(c.get("access"))) return readOnly(c);
   return page(render(uploadPage(c.get("viewer"))));
 });
 
 importRoutes.post("/console/import", async (c) => {
+  if (!canImport(c.get("access"))) return readOnly(c);
   const form = c.get("form");
   const text = form.get("file") ?? "";
   const format = formatOf(form.get("file.name") ?? "", text);
@@ -215,6 +222,7 @@ importRoutes.post("/console/import", async (c) => {
 });
 
 importRoutes.post("/console/import/confirm", async (c) => {
+  if (!canImport(c.get("access"))) return readOnly(c);
   const form = c.get("form");
   const digest = form.get("digest") ?? "";
   const key = await keptKey(c, /^[0-9a-f]{64}$/.test(digest) ? digest : "none");

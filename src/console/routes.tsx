@@ -11,7 +11,7 @@ import { grantsOf } from "../storage/console-grants";
 import { deleteSessionsOf } from "../storage/console-sessions";
 import { entitiesWithin, findEntity } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
-import { findPerson, findSignInPerson } from "../storage/people";
+import { findActivePerson, findSignInPerson } from "../storage/people";
 import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
@@ -129,7 +129,7 @@ const SESSION_ENDED = {
 const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
   const token = cookieValue(c.req.header("Cookie"), SESSION_COOKIE);
   const session = await checkSession(c.env.DB, token, Date.now());
-  const person = session.state === "active" ? await findPerson(c.env.DB, session.personId) : null;
+  const person = session.state === "active" ? await findActivePerson(c.env.DB, session.personId) : null;
   if (!person || !token) {
     const ended = session.state === "ended" ? `?ended=${session.why}` : "";
     return c.req.method === "POST" ? forgedForm() : seeOther(`/console/sign-in${ended}`, [clearCookie(SESSION_COOKIE)]);

@@ -19,8 +19,9 @@ export const insertPerson = (db: D1Database, person: PersonRow): D1PreparedState
     .prepare(`INSERT INTO people (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`)
     .bind(person.id, person.organization_id, person.email, person.password_hash, person.display_name, person.created_at);
 
-export const findPerson = (db: D1Database, id: string): Promise<PersonRow | null> =>
-  db.prepare(`SELECT ${COLUMNS} FROM people WHERE id = ?`).bind(id).first<PersonRow>();
+/** A person who may use the console: a disabled person's session is worth nothing, however it was made. */
+export const findActivePerson = (db: D1Database, id: string): Promise<PersonRow | null> =>
+  db.prepare(`SELECT ${COLUMNS} FROM people WHERE id = ? AND disabled_at IS NULL`).bind(id).first<PersonRow>();
 
 /** A person as the people pages and the operator API list them: without the password's hash. */
 export interface PersonListing {

