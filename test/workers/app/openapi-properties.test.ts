@@ -74,7 +74,10 @@ const surfaces: Surface[] = [
     origin: new URL(ADMIN).origin,
     headers: ADMIN_AUTH,
     runs: 20,
-    known: { expiresAt: (seed) => new Date(Date.now() + (1 + (seed % 365)) * 86_400_000).toISOString() },
+    known: {
+      expiresAt: (seed) => new Date(Date.now() + (1 + (seed % 365)) * 86_400_000).toISOString(),
+      language: pick(["en", "pt", "es", "fr", "de", "it"]),
+    },
   },
 ];
 
