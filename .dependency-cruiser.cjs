@@ -18,12 +18,19 @@ module.exports = {
     { name: "shared-below-surfaces", severity: "error", from: { path: SHARED }, to: { path: [APP, SURFACES] } },
     { name: "surfaces-below-app", severity: "error", from: { path: SURFACES }, to: { path: APP } },
     // Surfaces are independent, except: the MCP server verifies the realm's and the connector flow's tokens,
-    // the connector flow shares the realm's scope and client rules, and the operator API administers the others.
+    // the connector flow shares the realm's scope and client rules, the operator API administers the others, and
+    // the console shows which connector clients its organization's users allowed (the provider's grants).
     {
       name: "independent-surfaces",
       severity: "error",
-      from: { path: "^src/(content|identity|console|health)/" },
+      from: { path: "^src/(content|identity|health)/" },
       to: { path: SURFACES, pathNot: "^src/$1/" },
+    },
+    {
+      name: "console-edges",
+      severity: "error",
+      from: { path: "^src/console/" },
+      to: { path: SURFACES, pathNot: ["^src/console/", "^src/oauth/grants\\.ts$"] },
     },
     { name: "mcp-edges", severity: "error", from: { path: "^src/mcp/" }, to: { path: "^src/(content|admin|health)/" } },
     { name: "oauth-edges", severity: "error", from: { path: "^src/oauth/" }, to: { path: "^src/(content|mcp|admin|health)/" } },

@@ -181,6 +181,7 @@ const keyColumns = [
   ["LIMIT/H", (k) => k.hourlyLimit],
   ["EXPIRES", (k) => k.expiresAt],
   ["REVOKED", (k) => k.revokedAt],
+  ["ORGANIZATION", (k) => k.organizationId],
   ["CREATED", (k) => k.createdAt],
 ];
 const apiKey = program.command("api-key").description("content API keys of partners");
@@ -190,10 +191,16 @@ apiKey
   .requiredOption("--partner <name>", "who the key is for")
   .option("--limit <requestsPerHour>", "hourly limit (default 1000)", positiveInt)
   .option("--expires <isoTime>", "when the key stops working, e.g. 2027-01-01T00:00:00Z")
+  .option("--organization <id>", "issue it for an organization, whose administrators then manage it in the console")
   .description("issue a key; it is shown once")
   .action(
     run(async (o) => {
-      const body = { partner: o.partner, ...(o.limit ? { hourlyLimit: o.limit } : {}), ...(o.expires ? { expiresAt: o.expires } : {}) };
+      const body = {
+        partner: o.partner,
+        ...(o.limit ? { hourlyLimit: o.limit } : {}),
+        ...(o.expires ? { expiresAt: o.expires } : {}),
+        ...(o.organization ? { organizationId: o.organization } : {}),
+      };
       output(o, await api("POST", "/api-keys", body), fields);
       warnShownOnce("API key");
     }),

@@ -183,6 +183,7 @@ try {
   Database: ${migrations} migrations applied locally. Demo fixture: ${loaded ? "loaded into the empty local database" : "already present"}
 
   Content API keys (X-API-Key):  demo-key (1000/h)  demo-key-small (5/h)  demo-key-expired  bench-key (10,000,000/h)
+                                 aurora-partner-key (500/h, issued for org-aurora: its administrators manage it in the console)
   Identity clients (realm hospitality, client_credentials):
     aurora-assistant / aurora-secret  -> org-aurora (HO-AUR, DMO-LIS)
     boreal-assistant / boreal-secret  -> org-boreal (HO-BOR)

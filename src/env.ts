@@ -92,3 +92,5 @@ export const realmIssuer = (env: Env, requestUrl: string): string =>
 export const mcpAudience = (env: Env): string => env.MCP_AUDIENCE ?? DEFAULT_MCP_AUDIENCE;
 
 export const tokenTtlSeconds = (env: Env): number => intVar(env.TOKEN_TTL_SECONDS, 300);
+/** MCP requests an organization may make per hour (each request of a batch counts). */
+export const mcpRateLimit = (env: Pick<Env, "MCP_RATE_LIMIT">): number => intVar(env.MCP_RATE_LIMIT, 3600);

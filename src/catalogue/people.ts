@@ -57,7 +57,7 @@ export const GrantChange = z.discriminatedUnion(
 export type GrantChangeInput = z.input<typeof GrantChange>;
 
 export type Problem = { field: string; message: string };
-const problemsOf = (error: z.ZodError): Problem[] =>
+export const problemsOf = (error: z.ZodError): Problem[] =>
   error.issues.map((issue) => ({ field: issue.path.join(".") || "(form)", message: issue.message }));
 
 export interface Person extends PersonListing {

@@ -5,11 +5,11 @@ import type { StagedRecord } from "../catalogue/plan";
 import type { RowError } from "../catalogue/records";
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
-import { htmlResponse } from "../http/html-page";
 import { entitiesWithin, findEntity, type EntityRow } from "../storage/entities";
 import type { PersonRow } from "../storage/people";
 import { reachOf, roleOn, type ConsoleAccess } from "./access";
-import { Csrf, Page, problemPage, render, STYLESHEET, type Viewer } from "./pages";
+import { page, problem as problemAnswer } from "./answers";
+import { Csrf, Page, render, type Viewer } from "./pages";
 
 /**
  * Imports and exports of whole content files in the console. An upload is read and planned (the operator's plan),
@@ -29,9 +29,8 @@ const EXPORT_LIMIT = 100_000;
 
 export const importRoutes = new Hono<ImportEnv>();
 
-const page = async (html: Promise<string>, status = 200) => htmlResponse(await html, status, { stylesheet: STYLESHEET });
 const problem = (c: ImportContext, status: number, heading: string, message: string) =>
-  page(render(problemPage({ viewer: c.get("viewer"), heading, message })), status);
+  problemAnswer(status, heading, message, c.get("viewer"));
 
 const keptKey = async (c: ImportContext, digest: string) => `console-import:${await sha256Hex(c.get("token"))}:${digest}`;
 

@@ -66,6 +66,25 @@ export interface Viewer {
 /** The hidden field every form of a signed-in page carries. */
 export const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
 
+/** A labelled input with its problem, if any, announced and tied to it. */
+export const Field = ({ id, label, problem, ...input }: { id: string; label: string; problem?: string } & Record<string, unknown>) => (
+  <>
+    <label for={id}>{label}</label>
+    {problem && (
+      <p class="notice error" id={`${id}-problem`} role="alert">
+        {problem}
+      </p>
+    )}
+    <input
+      id={id}
+      name={id}
+      aria-invalid={problem ? "true" : undefined}
+      aria-describedby={problem ? `${id}-problem` : undefined}
+      {...input}
+    />
+  </>
+);
+
 export function Page({ title, viewer, children }: PropsWithChildren<{ title: string; viewer?: Viewer }>) {
   return (
     <html lang="en">

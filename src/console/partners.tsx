@@ -1,19 +1,27 @@
 import { z } from "@hono/zod-openapi";
-import { Hono } from "hono";
-import { htmlResponse } from "../http/html-page";
+import { Hono, type Context } from "hono";
+import { apiKeysWithUse, type ApiKeyUse } from "../catalogue/api-keys";
+import { mcpRateLimit } from "../env";
+import { connectorAuthorizations, type ConnectorAuthorization } from "../oauth/grants";
+import { counterNames, usedThisHour } from "../rate-limit/rate-counter";
 import { auditOfOrganization, type AuditEntry } from "../storage/admin-audit";
-import { listPeople } from "../storage/people";
+import { listIdentityClients, REALM_ISSUER_KEY, type IdentityClientView } from "../storage/identity-clients";
 import { scopeOf } from "../storage/organizations";
+import { listPeople } from "../storage/people";
+import { listUsers, type UserRow } from "../storage/users";
 import { listWebhookEndpoints, type WebhookEndpointView } from "../storage/webhook-endpoints";
+import { page } from "./answers";
 import type { ConsoleEnv } from "./context";
+import { issueKey, KeysSection, readNewKey } from "./keys";
 import { notAdministrator } from "./people";
-import { Page, render, STYLESHEET, type Viewer } from "./pages";
+import { Page, render, type Viewer } from "./pages";
 
 /**
- * Partners and access, for the organization's administrators, read-only: the webhook endpoints that follow only its
- * brands, with their deliveries, and the audit log of what its people did or had done to them, filtered by person,
- * entity and time. API keys and connector clients belong to the whole deployment, not to an organization, so they
- * are the operator's (npm run admin) and not shown here.
+ * Partners and access, for the organization's administrators: the content API keys issued for it (with their use
+ * this hour; keys.tsx changes them), the assistants that connect to its MCP server (clients with a secret, and the
+ * connector clients its users allowed), the webhook endpoints that follow only its brands, with their deliveries,
+ * and the audit log of what its people did, what was done to them and to its keys, filtered by person, entity and
+ * time. Keys and clients of no organization are the operator's (npm run admin) and not shown here.
  */
 
 const AUDIT_LIMIT = 200;
@@ -37,14 +45,91 @@ const nextDay = (day: string) => new Date(Date.parse(day) + 86_400_000).toISOStr
 const ownedOnly = (endpoint: WebhookEndpointView, scope: string[]) =>
   endpoint.brands.length > 0 && endpoint.brands.every((brand) => scope.includes(brand));
 
+interface Assistants {
+  clients: IdentityClientView[];
+  users: UserRow[];
+  authorizations: ConnectorAuthorization[];
+  used: number;
+  limit: number;
+}
+
+const AssistantsSection = ({ clients, users, authorizations, used, limit }: Assistants) => (
+  <>
+    <h2 id="assistants">Assistants</h2>
+    <p>
+      Your organization's assistants made {used.toLocaleString("en")} of their {limit.toLocaleString("en")} requests this hour (UTC) to the
+      MCP server.
+    </p>
+    <h3>Connected with a client ID and secret</h3>
+    {clients.length === 0 ? (
+      <p>None.</p>
+    ) : (
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Client ID</th>
+            <th scope="col">Signs in at</th>
+            <th scope="col">Since</th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((client) => (
+            <tr>
+              <td>{client.client_id}</td>
+              <td>{client.issuer === REALM_ISSUER_KEY ? "This service" : client.issuer}</td>
+              <td>{client.created_at.slice(0, 10)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    )}
+    <h3>Connected by a person's sign-in</h3>
+    {users.length === 0 ? (
+      <p>Nobody of your organization may connect an assistant with their own sign-in.</p>
+    ) : (
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Signs in as</th>
+            <th scope="col">Can sign in</th>
+            <th scope="col">Assistants they allowed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((user) => {
+            const allowed = authorizations.filter((grant) => grant.userId === user.id);
+            return (
+              <tr>
+                <td>{user.email}</td>
+                <td>{user.disabled_at === null ? "Yes" : "No, disabled"}</td>
+                <td>
+                  {allowed.length === 0
+                    ? "None"
+                    : allowed.map((grant) => `${grant.clientName ?? grant.clientId} (${grant.grantedAt.slice(0, 10)})`).join("; ")}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    )}
+  </>
+);
+
 const accessPage = ({
   viewer,
+  keys,
+  keyForm,
+  assistants,
   webhooks,
   filter,
   problems,
   entries,
 }: {
   viewer: Viewer;
+  keys: ApiKeyUse[];
+  keyForm?: Pick<Parameters<typeof KeysSection>[0], "values" | "problems">;
+  assistants: Assistants;
   webhooks: WebhookEndpointView[];
   filter: AuditFilterValues;
   problems: string[];
@@ -52,7 +137,11 @@ const accessPage = ({
 }) => (
   <Page title="Partners and access" viewer={viewer}>
     <h1>Partners and access</h1>
-    <p class="muted">API keys and connector clients belong to the whole service, not to one organization: ask the operator about them.</p>
+    <p>
+      <a href="/console/people">People and their roles</a> are on their own page.
+    </p>
+    <KeysSection viewer={viewer} keys={keys} {...keyForm} />
+    <AssistantsSection {...assistants} />
     <h2>Webhook endpoints</h2>
     {webhooks.length === 0 ? (
       <p>No webhook endpoint follows only your organization's brands.</p>
@@ -136,41 +225,70 @@ const accessPage = ({
 
 export const partnerRoutes = new Hono<ConsoleEnv>();
 
-partnerRoutes.get("/console/access", async (c) => {
-  const refused = notAdministrator(c);
-  if (refused) return refused;
+type AccessContext = Context<ConsoleEnv>;
+
+/** The access page, with the issue form's values and problems when it is shown again. */
+async function accessAnswer(
+  c: AccessContext,
+  keyForm?: { values: Parameters<typeof KeysSection>[0]["values"]; problems: Record<string, string> },
+) {
   const organizationId = c.get("person").organization_id;
-  const parsed = AuditFilter.safeParse(c.req.query());
+  const parsed = AuditFilter.safeParse(c.req.method === "GET" ? c.req.query() : {});
   const filter = parsed.success ? parsed.data : { person: "", entity: "", from: "", to: "" };
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => `${FILTER_LABELS[String(issue.path[0])] ?? "The filter"} ${issue.message}.`);
-  const [people, scope, endpoints] = await Promise.all([
+  const limit = mcpRateLimit(c.env);
+  const [people, scope, endpoints, keys, clients, users, used] = await Promise.all([
     listPeople(c.env.DB, organizationId),
     scopeOf(c.env.DB, organizationId),
     listWebhookEndpoints(c.env.DB),
+    apiKeysWithUse(c.env, organizationId),
+    listIdentityClients(c.env.DB, organizationId),
+    listUsers(c.env.DB, organizationId),
+    usedThisHour(c.env, counterNames.organization(organizationId), limit),
   ]);
+  const authorizations = await connectorAuthorizations(
+    c.env,
+    c.req.url,
+    users.map((user) => user.id),
+  );
   const chosen = filter.person === "" ? undefined : people.find((person) => person.email === filter.person);
   const entries =
     problems.length > 0 || (filter.person !== "" && !chosen)
       ? []
       : await auditOfOrganization(c.env.DB, {
           actors: people.map((person) => `person:${person.email}`),
-          targets: people.map((person) => person.id),
+          // What the operator did to the organization's people and keys shows too.
+          targets: [...people.map((person) => person.id), ...keys.map((key) => key.id)],
           person: chosen && { actor: `person:${chosen.email}`, id: chosen.id },
           entity: filter.entity || undefined,
           from: filter.from ? new Date(Date.parse(filter.from)).toISOString() : undefined,
           to: filter.to ? nextDay(filter.to) : undefined,
           limit: AUDIT_LIMIT,
         });
-  const html = await render(
-    accessPage({
-      viewer: c.get("viewer"),
-      webhooks: endpoints.filter((endpoint) => ownedOnly(endpoint, scope)),
-      filter,
-      problems,
-      entries,
-    }),
+  return page(
+    render(
+      accessPage({
+        viewer: c.get("viewer"),
+        keys,
+        keyForm,
+        assistants: { clients, users, authorizations, used, limit },
+        webhooks: endpoints.filter((endpoint) => ownedOnly(endpoint, scope)),
+        filter,
+        problems,
+        entries,
+      }),
+    ),
+    keyForm ? 400 : problems.length > 0 ? 400 : 200,
   );
-  return htmlResponse(html, problems.length > 0 ? 400 : 200, { stylesheet: STYLESHEET });
+}
+
+partnerRoutes.get("/console/access", (c) => notAdministrator(c) ?? accessAnswer(c));
+
+partnerRoutes.post("/console/access/keys", (c) => {
+  const refused = notAdministrator(c);
+  if (refused) return refused;
+  const read = readNewKey(c.get("form"));
+  return "input" in read ? issueKey(c, read.input) : accessAnswer(c, read);
 });

@@ -8,11 +8,11 @@ import {
   type Person,
   type Problem,
 } from "../catalogue/people";
-import { htmlResponse } from "../http/html-page";
 import { grantsOfOrganization, type ConsoleGrantRow } from "../storage/console-grants";
 import { listPeople } from "../storage/people";
+import { page, problem as problemAnswer, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
-import { Csrf, Page, problemPage, render, STYLESHEET, type Viewer } from "./pages";
+import { Csrf, Field, Page, render, type Viewer } from "./pages";
 
 /**
  * People and their roles, for the organization's administrators: list, invite, grant, revoke, disable, with the
@@ -22,10 +22,8 @@ import { Csrf, Page, problemPage, render, STYLESHEET, type Viewer } from "./page
 
 type PeopleContext = Context<ConsoleEnv>;
 
-const page = async (html: Promise<string>, status = 200) => htmlResponse(await html, status, { stylesheet: STYLESHEET });
-const seeOther = (location: string) => new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 const problem = (c: PeopleContext, status: number, heading: string, message: string) =>
-  page(render(problemPage({ viewer: c.get("viewer"), heading, message })), status);
+  problemAnswer(status, heading, message, c.get("viewer"));
 
 export const isAdministrator = (grants: ConsoleGrantRow[]): boolean => grants.some((grant) => grant.role === "administrator");
 
@@ -60,24 +58,6 @@ const ROLE_WORDS: Record<ConsoleGrantRow["role"], string> = {
 };
 const grantWords = (grant: ConsoleGrantRow) =>
   grant.entity_id === null ? ROLE_WORDS[grant.role] : `${ROLE_WORDS[grant.role]} ${grant.entity_id}`;
-
-const Field = ({ id, label, problem, ...input }: { id: string; label: string; problem?: string } & Record<string, unknown>) => (
-  <>
-    <label for={id}>{label}</label>
-    {problem && (
-      <p class="notice error" id={`${id}-problem`} role="alert">
-        {problem}
-      </p>
-    )}
-    <input
-      id={id}
-      name={id}
-      aria-invalid={problem ? "true" : undefined}
-      aria-describedby={problem ? `${id}-problem` : undefined}
-      {...input}
-    />
-  </>
-);
 
 interface InviteValues {
   email: string;

@@ -4,7 +4,6 @@ import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList, ty
 import { constantTimeEqual } from "../crypto/hash";
 import { randomSecret } from "../crypto/random";
 import { BodyTooLarge, readBodyText } from "../http/body";
-import { htmlResponse } from "../http/html-page";
 import { checkPassword } from "../rate-limit/password-sign-in";
 import { callerAddress } from "../rate-limit/token-requests";
 import { grantsOf } from "../storage/console-grants";
@@ -16,21 +15,11 @@ import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
 import { importRoutes } from "./imports";
+import { page, problem, seeOther } from "./answers";
+import { keyRoutes } from "./keys";
 import { partnerRoutes } from "./partners";
 import { peopleRoutes } from "./people";
-import {
-  ASK_LANGUAGES,
-  askPage,
-  conflictPage,
-  entityListPage,
-  entityPage,
-  faqFormPage,
-  problemPage,
-  render,
-  signInPage,
-  STYLESHEET,
-  type Viewer,
-} from "./pages";
+import { ASK_LANGUAGES, askPage, conflictPage, entityListPage, entityPage, faqFormPage, render, signInPage, type Viewer } from "./pages";
 import { unansweredResponse } from "./unanswered";
 import {
   checkSession,
@@ -58,18 +47,6 @@ const MAX_FORM_BYTES = 64 * 1024;
 const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 const LIST_LIMIT = 100;
 const SIGN_IN_FORM_SECONDS = 3600;
-
-const page = async (html: Promise<string>, status = 200, headers = new Headers()) =>
-  htmlResponse(await html, status, { stylesheet: STYLESHEET, headers });
-
-function seeOther(location: string, cookies: string[] = []): Response {
-  const headers = new Headers({ Location: location, "Cache-Control": "no-store" });
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  return new Response(null, { status: 303, headers });
-}
-
-const problem = (status: number, heading: string, message: string, viewer?: Viewer) =>
-  page(render(problemPage({ viewer, heading, message })), status);
 
 /**
  * The form of a POST, or the answer that refuses it: urlencoded, or multipart on the upload page (a file's text is
@@ -429,4 +406,5 @@ consoleRoutes.post("/console/entities/:entityId/faqs/:position/move", (c) => {
 // The organization's administrators' pages, behind the same sign-in and CSRF check.
 consoleRoutes.route("/", peopleRoutes);
 consoleRoutes.route("/", partnerRoutes);
+consoleRoutes.route("/", keyRoutes);
 consoleRoutes.route("/", importRoutes);

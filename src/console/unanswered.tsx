@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { LanguageTag } from "../catalogue/languages";
 import { EntityId } from "../catalogue/records";
-import { htmlResponse } from "../http/html-page";
 import { oldestKeptDay, UNANSWERED_RETENTION_DAYS } from "../search/unanswered";
 import { findEntity } from "../storage/entities";
 import { listUnanswered, type UnansweredRow } from "../storage/unanswered-questions";
 import { reachOf, roleOn, type ConsoleAccess, type EntityRole } from "./access";
-import { languageName, Page, render, STYLESHEET, type Viewer } from "./pages";
+import { page } from "./answers";
+import { languageName, Page, render, type Viewer } from "./pages";
 
 /**
  * The questions guests asked through the assistants that nothing in the content answers, for the entities a person
@@ -185,15 +185,17 @@ export async function unansweredResponse(
   const entities = new Map(all.flatMap(({ entity }) => (entity ? [[entity.id, { id: entity.id, name: entity.name }]] : [])));
   if (chosen && problems.length === 0) entities.set(chosen.id, { id: chosen.id, name: chosen.name });
   const languages = [...new Set(all.flatMap(({ language }) => (language === null ? [] : [language])))].sort();
-  const html = await render(
-    unansweredPage({
-      viewer,
-      items,
-      filters: { entity: query.entity, language: query.language },
-      entities: [...entities.values()].sort((a, b) => a.name.localeCompare(b.name)),
-      languages,
-      problems,
-    }),
+  return page(
+    render(
+      unansweredPage({
+        viewer,
+        items,
+        filters: { entity: query.entity, language: query.language },
+        entities: [...entities.values()].sort((a, b) => a.name.localeCompare(b.name)),
+        languages,
+        problems,
+      }),
+    ),
+    problems.length > 0 ? 400 : 200,
   );
-  return htmlResponse(html, problems.length > 0 ? 400 : 200, { stylesheet: STYLESHEET });
 }

@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
-import { RefreshingCache } from "../cache/refreshing-cache";
+import { apiKeyByHash } from "../catalogue/api-keys";
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
-import { apiKeyByHashStatement, type ApiKeyRow } from "../storage/api-keys";
+import type { ApiKeyRow } from "../storage/api-keys";
 import { contentError, requestPath } from "./errors";
 
 export type ContentEnv = {
@@ -19,19 +19,6 @@ export function presentedApiKey(headers: Headers): string | null {
   return AUTH_SCHEME.exec(headers.get("Authorization") ?? "")?.[1] ?? null;
 }
 
-/**
- * What D1 says of a key hash (its row, or null when no key has it), per isolate: at most 4 s old,
- * reloaded in the background after 2 s, so a partner's steady traffic never waits for it. A revoked
- * key is therefore refused within 4 s everywhere (at once in the isolate that revoked it); an expiry
- * is checked on every request; a key sent before it was created works within 4 s of its creation.
- * Unknown keys are remembered like known ones, so a repeated made-up key costs no D1 query either.
- */
-export const API_KEY_MAX_AGE_MS = 4_000;
-const apiKeys = new RefreshingCache<ApiKeyRow | null>(API_KEY_MAX_AGE_MS / 2, API_KEY_MAX_AGE_MS, 10_000);
-
-/** Forgets every key this isolate remembers: a key changed through the operator API here is seen at once. */
-export const forgetApiKeys = (): void => apiKeys.clear();
-
 const unauthorized = (message: string, path: string) =>
   contentError(401, message, path, { "WWW-Authenticate": 'ApiKey header="X-API-Key"' });
 
@@ -43,11 +30,7 @@ export const apiKeyAuth = createMiddleware<ContentEnv>(async (c, next) => {
     return unauthorized("An API key is required: send it as X-API-Key or as Authorization: ApiKey <key>.", path);
   }
   const keyHash = await sha256Hex(key);
-  const row = await apiKeys.get(
-    keyHash,
-    () => apiKeyByHashStatement(c.env.DB, keyHash).first<ApiKeyRow>(),
-    (p) => c.executionCtx.waitUntil(p),
-  );
+  const row = await apiKeyByHash(c.env.DB, keyHash, (p) => c.executionCtx.waitUntil(p));
   if (!row) return unauthorized("The API key is not valid.", path);
   if (row.revoked_at !== null) return unauthorized("The API key has been revoked.", path);
   // Written as "not after now", so an expiry that does not parse (NaN) makes the key invalid, never eternal.

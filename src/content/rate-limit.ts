@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { spendQuota } from "../rate-limit/quota-leases";
-import { rateLimitHeaders } from "../rate-limit/rate-counter";
+import { counterNames, rateLimitHeaders } from "../rate-limit/rate-counter";
 import type { ContentEnv } from "./api-key";
 import { contentError, requestPath } from "./errors";
 
@@ -10,7 +10,7 @@ import { contentError, requestPath } from "./errors";
  */
 export const hourlyRateLimit = createMiddleware<ContentEnv>(async (c, next) => {
   const key = c.get("apiKey");
-  const decision = await spendQuota(c.env, `api-key:${key.id}`, key.hourly_limit);
+  const decision = await spendQuota(c.env, counterNames.apiKey(key.id), key.hourly_limit);
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
     return contentError(

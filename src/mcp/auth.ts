@@ -1,12 +1,12 @@
 import { createMiddleware } from "hono/factory";
-import { intVar, surfaceOrigin, type Env } from "../env";
+import { mcpRateLimit, surfaceOrigin, type Env } from "../env";
 import { envelopeError } from "../http/surface-errors";
 import { headerParameter } from "../http/untrusted-text";
 import { clientOrganization, TokenRejected, verifyAccessToken, type Principal } from "../identity/verify";
 import { connectorAccessDenial } from "../oauth/access";
 import { isConnectorToken, verifyConnectorToken } from "../oauth/tokens";
 import { spendQuota } from "../rate-limit/quota-leases";
-import { rateLimitHeaders } from "../rate-limit/rate-counter";
+import { counterNames, rateLimitHeaders } from "../rate-limit/rate-counter";
 import type { McpEnv } from "./context";
 import { jsonBody, requestCost } from "./request-checks";
 
@@ -52,7 +52,7 @@ export const bearerAuth = createMiddleware<McpEnv>(async (c, next) => {
 export const organizationRateLimit = createMiddleware<McpEnv>(async (c, next) => {
   const { organizationId } = c.get("principal");
   const cost = c.req.method === "POST" ? requestCost(await jsonBody(c).catch(() => undefined)) : 1;
-  const decision = await spendQuota(c.env, `organization:${organizationId}`, intVar(c.env.MCP_RATE_LIMIT, 3600), cost);
+  const decision = await spendQuota(c.env, counterNames.organization(organizationId), mcpRateLimit(c.env), cost);
   if (!decision.allowed) {
     const message =
       cost > 1 && decision.remaining > 0

@@ -13,6 +13,18 @@ export const secondsToWindowEnd = (start: number, now: number): number => Math.m
 export const rateCounter = (env: Pick<Env, "RATE_COUNTER">, name: string) =>
   env.RATE_COUNTER.get(env.RATE_COUNTER.idFromName(name)) as DurableObjectStub<RateCounter>;
 
+/** The counters every surface shares: a partner key's hourly window, and an organization's MCP requests'. */
+export const counterNames = {
+  apiKey: (id: string): string => `api-key:${id}`,
+  organization: (id: string): string => `organization:${id}`,
+};
+
+/** Requests counted in the current window of `name` (at most `limit`); counts nothing. */
+export async function usedThisHour(env: Pick<Env, "RATE_COUNTER">, name: string, limit: number): Promise<number> {
+  const window = await rateCounter(env, name).peek(limit);
+  return window.limit - window.remaining;
+}
+
 /** What a reservation got: `granted` requests (0 when fewer than asked for were left), and the window after it. */
 export interface Reservation {
   granted: number;

@@ -8,9 +8,15 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-export interface ApiKeyInput extends ApiKeyRow {
-  key_hash: string;
+/** A key as listed: everything but its hash. */
+export interface ApiKeyListing extends ApiKeyRow {
+  /** The organization whose administrators manage the key; null for the operator's own. */
+  organization_id: string | null;
   created_at: string;
+}
+
+export interface ApiKeyInput extends ApiKeyListing {
+  key_hash: string;
 }
 
 export const apiKeyByHashStatement = (db: D1Database, keyHash: string): D1PreparedStatement =>
@@ -19,21 +25,21 @@ export const apiKeyByHashStatement = (db: D1Database, keyHash: string): D1Prepar
 export function insertApiKey(db: D1Database, key: ApiKeyInput): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO api_keys (id, key_hash, partner, hourly_limit, expires_at, revoked_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO api_keys (id, key_hash, partner, hourly_limit, expires_at, revoked_at, organization_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(key.id, key.key_hash, key.partner, key.hourly_limit, key.expires_at, key.revoked_at, key.created_at);
+    .bind(key.id, key.key_hash, key.partner, key.hourly_limit, key.expires_at, key.revoked_at, key.organization_id, key.created_at);
 }
 
-/** Keys without their hashes, one or all, newest first. */
-export async function listApiKeys(db: D1Database, id?: string): Promise<Omit<ApiKeyInput, "key_hash">[]> {
+/** Keys without their hashes, newest first: one (`id`), an organization's (`organizationId`), or all. */
+export async function listApiKeys(db: D1Database, filter: { id?: string; organizationId?: string } = {}): Promise<ApiKeyListing[]> {
   const { results } = await db
     .prepare(
-      `SELECT id, partner, hourly_limit, expires_at, revoked_at, created_at FROM api_keys
-       WHERE ?1 IS NULL OR id = ?1 ORDER BY created_at DESC, id`,
+      `SELECT id, partner, hourly_limit, expires_at, revoked_at, organization_id, created_at FROM api_keys
+       WHERE (?1 IS NULL OR id = ?1) AND (?2 IS NULL OR organization_id = ?2) ORDER BY created_at DESC, id`,
     )
-    .bind(id ?? null)
-    .all<Omit<ApiKeyInput, "key_hash">>();
+    .bind(filter.id ?? null, filter.organizationId ?? null)
+    .all<ApiKeyListing>();
   return results;
 }
 

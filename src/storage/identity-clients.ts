@@ -42,9 +42,14 @@ export async function scopedClientOrganization(db: D1Database, issuer: string, c
   return row?.organization_id ?? null;
 }
 
-export async function listIdentityClients(db: D1Database): Promise<IdentityClientView[]> {
+/** Every client, or those of `organizationId`. */
+export async function listIdentityClients(db: D1Database, organizationId?: string): Promise<IdentityClientView[]> {
   const { results } = await db
-    .prepare("SELECT issuer, client_id, organization_id, created_at FROM identity_clients ORDER BY issuer, client_id")
+    .prepare(
+      `SELECT issuer, client_id, organization_id, created_at FROM identity_clients
+       WHERE ?1 IS NULL OR organization_id = ?1 ORDER BY issuer, client_id`,
+    )
+    .bind(organizationId ?? null)
     .all<IdentityClientView>();
   return results;
 }

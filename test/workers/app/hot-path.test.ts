@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { API_KEY_MAX_AGE_MS } from "../../../src/content/api-key";
+import { API_KEY_MAX_AGE_MS } from "../../../src/catalogue/api-keys";
 import { CONTENT_VERSION_MAX_AGE_MS } from "../../../src/catalogue/snapshot";
 import { leaseBlock } from "../../../src/rate-limit/quota-leases";
 import { rateCounter } from "../../../src/rate-limit/rate-counter";

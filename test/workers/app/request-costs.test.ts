@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { HEALTH_PROBE_CACHE_MS } from "../../../src/health/routes";
 import { MAX_BATCH_MESSAGES, MAX_BATCH_SEARCHES, MAX_MCP_BODY_BYTES, SEARCH_COST } from "../../../src/mcp/request-checks";
 import { MAX_CLIENT_INFO_LENGTH } from "../../../src/mcp/streamable";
-import { API_KEY_MAX_AGE_MS } from "../../../src/content/api-key";
+import { API_KEY_MAX_AGE_MS } from "../../../src/catalogue/api-keys";
 import { mcpResources } from "../../../src/oauth/server";
 import { INVALID_CONNECTOR_TOKEN_CACHE_MS } from "../../../src/oauth/tokens";
 import { MAX_TOKEN_BODY_BYTES } from "../../../src/rate-limit/token-requests";

@@ -1,4 +1,8 @@
+import { env } from "cloudflare:test";
 import { expect } from "vitest";
+import { hashPassword } from "../../../src/crypto/password";
+import { insertGrant, type ConsoleGrantRow } from "../../../src/storage/console-grants";
+import { insertPerson } from "../../../src/storage/people";
 import { Browser } from "./connector";
 
 export const CONSOLE = "https://console.example.com/console";
@@ -45,4 +49,25 @@ export async function pageOf(browser: Browser, path: string, status = 200): Prom
   const html = await res.text();
   expect(res.status, html.slice(0, 1000)).toBe(status);
   return html;
+}
+
+/** People added straight to D1 with their password and roles, for what the demo's three do not cover. */
+export async function addPeople(
+  people: { id: string; organizationId: string; email: string; password: string; name: string; grants: ConsoleGrantRow[] }[],
+): Promise<void> {
+  const at = new Date().toISOString();
+  const statements = await Promise.all(
+    people.map(async (person) => [
+      insertPerson(env.DB, {
+        id: person.id,
+        organization_id: person.organizationId,
+        email: person.email,
+        password_hash: await hashPassword(person.password, env.PASSWORD_PEPPER),
+        display_name: person.name,
+        created_at: at,
+      }),
+      ...person.grants.map((grant) => insertGrant(env.DB, person.id, grant, at)),
+    ]),
+  );
+  await env.DB.batch(statements.flat());
 }

@@ -26,6 +26,7 @@ export async function insertApiKeyRow(key: string, fields: { expiresAt?: string 
     hourly_limit: fields.hourlyLimit ?? 1000,
     expires_at: fields.expiresAt ?? null,
     revoked_at: null,
+    organization_id: null,
     created_at: new Date().toISOString(),
   }).run();
   return id;

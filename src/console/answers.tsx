@@ -1,0 +1,17 @@
+import { htmlResponse } from "../http/html-page";
+import { problemPage, render, STYLESHEET, type Viewer } from "./pages";
+
+/** The console's answers: a page with its stylesheet, a redirect after a POST, a problem in plain words. */
+
+export const page = async (html: Promise<string>, status = 200, headers = new Headers()) =>
+  htmlResponse(await html, status, { stylesheet: STYLESHEET, headers });
+
+/** 303 to `location` (a POST's answer, so a reload never posts again), setting `cookies`. */
+export function seeOther(location: string, cookies: string[] = []): Response {
+  const headers = new Headers({ Location: location, "Cache-Control": "no-store" });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return new Response(null, { status: 303, headers });
+}
+
+export const problem = (status: number, heading: string, message: string, viewer?: Viewer) =>
+  page(render(problemPage({ viewer, heading, message })), status);
