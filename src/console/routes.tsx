@@ -53,20 +53,23 @@ const SIGN_IN_FORM_SECONDS = 3600;
  * the field's value, its name the field `<name>.name`), bounded as the operator's import chunks are.
  */
 async function readForm(request: Request, upload = false): Promise<URLSearchParams | Response> {
-  const type = request.headers.get("Content-Type")?.toLowerCase() ?? "";
-  const multipart = upload && type.startsWith("multipart/form-data");
-  if (!multipart && !type.startsWith("application/x-www-form-urlencoded")) {
+  // Only the media type is compared case-insensitively: a multipart boundary is case-sensitive (RFC 2046 §5.1.1).
+  const type = request.headers.get("Content-Type") ?? "";
+  const mediaType = type.toLowerCase();
+  const multipart = upload && mediaType.startsWith("multipart/form-data");
+  if (!multipart && !mediaType.startsWith("application/x-www-form-urlencoded")) {
     return problem(415, "This form could not be read", "The form must be sent as a web form. Go back and try again.");
   }
   try {
     const text = await readBodyText(request, upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES);
     if (!multipart) return new URLSearchParams(text);
+    const parts = await new Request(request.url, { method: "POST", headers: { "Content-Type": type }, body: text })
+      .formData()
+      .catch(() => null);
+    if (!parts)
+      return problem(400, "This form could not be read", "The upload arrived incomplete or garbled. Go back and upload the file again.");
     const form = new URLSearchParams();
-    for (const [name, value] of await new Request(request.url, {
-      method: "POST",
-      headers: { "Content-Type": type },
-      body: text,
-    }).formData()) {
+    for (const [name, value] of parts) {
       if (typeof value === "string") form.append(name, value);
       else {
         form.append(name, await value.text());

@@ -174,3 +174,39 @@ describe("console import", () => {
     }
   });
 });
+
+describe("console upload, as browsers send it", () => {
+  /** A multipart body as Chromium writes one: its boundary has capitals, which must not be folded. */
+  async function browserUpload(
+    browser: Browser,
+    body: (csrf: string, boundary: string) => string,
+    boundary = "----WebKitFormBoundaryQx7LmZ2pT9RkA3Vb",
+  ) {
+    const csrf = fieldOf(await pageOf(browser, "/import"), "csrf");
+    return browser.request(`${CONSOLE}/import`, {
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body: body(csrf, boundary),
+    });
+  }
+  const part = (boundary: string, name: string, value: string, filename?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: text/csv` : ""}\r\n\r\n${value}\r\n`;
+
+  it("reads a file whose boundary has capital letters", async () => {
+    const ines = await signedIn(INES);
+    const csv = await exported(ines, "HO-AUR-0004", "csv");
+    const res = await browserUpload(ines, (csrf, b) => `${part(b, "csrf", csrf)}${part(b, "file", csv, "aurora-0004.csv")}--${b}--\r\n`);
+    const html = await res.text();
+    expect(res.status, html.slice(0, 1000)).toBe(200);
+    expect(html).toContain("FAQs added: 0, changed: 0, removed: 0.");
+  });
+
+  it("says an upload arrived garbled, in plain words, and imports nothing", async () => {
+    const ines = await signedIn(INES);
+    const before = await faqsOf("HO-AUR-0004");
+    const res = await browserUpload(ines, (csrf, b) => `${part(b, "csrf", csrf)}--${b}\r\nContent-Disposition: form-data; name="file"`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("The upload arrived incomplete or garbled.");
+    expect(await faqsOf("HO-AUR-0004")).toEqual(before);
+  });
+});
