@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { changeStatements, planImport } from "../catalogue/apply";
+import { planImport } from "../catalogue/apply";
 import { rejectedPlan, type ContentPlan, type StagedRecord } from "../catalogue/plan";
+import { applyImport, previewImport } from "../catalogue/content-import";
 import { csvRecords, parseCsv, withRosters } from "../catalogue/csv";
 import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
 import { forgetContentVersion } from "../catalogue/snapshot";
 import { randomId } from "../crypto/random";
-import { contentVersionStatement, readContentVersion, type ContentVersion } from "../storage/content-version";
 import {
   deleteImport,
   deleteImportRows,
@@ -240,27 +240,19 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     async (c, found) => {
       if (found.rows === 0) return adminError(c, 400, "The import holds no rows; upload some first.");
-      const plan = await planOf(c.env.DB, found.id);
-      if (plan.errors.length > 0) {
-        return adminError(
-          c,
-          400,
-          `The import has ${problems(plan.errors.length)}; nothing was applied.`,
-          plan.errors.slice(0, MAX_ERRORS_SHOWN),
-        );
-      }
       const db = c.env.DB;
-      const writes = changeStatements(db, plan.changes);
-      const results = await db.batch([
-        ...writes,
-        ...(writes.length > 0 ? [audit(c, "content.import", found.id, { rows: found.rows, summary: plan.summary })] : []),
+      const staged = readStaged(await stagedRows(db, found.id));
+      // The console's import path: the same plan, and an audit row per entity with its FAQs before and after.
+      const preview = await previewImport(db, staged.records);
+      const errors = [...staged.errors, ...preview.plan.errors];
+      if (errors.length > 0) {
+        return adminError(c, 400, `The import has ${problems(errors.length)}; nothing was applied.`, errors.slice(0, MAX_ERRORS_SHOWN));
+      }
+      const version = await applyImport(c.env, preview, c.get("operator"), (work) => c.executionCtx.waitUntil(work), [
         deleteImport(db, found.id),
-        contentVersionStatement(db),
       ]);
-      const contentVersion = readContentVersion(results[results.length - 1] as D1Result<ContentVersion>).version;
-      forgetContentVersion();
-      if (writes.length > 0) c.executionCtx.waitUntil(requestDispatch(c.env));
-      return { ...planView(found.id, found.rows, plan), contentVersion };
+      if (!version) return adminError(c, 409, "The content changed while the import was applied; nothing was applied. Commit it again.");
+      return { ...planView(found.id, found.rows, preview.plan), contentVersion: version.version };
     },
   );
 

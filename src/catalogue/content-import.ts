@@ -1,7 +1,7 @@
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
 import { insertAudit } from "../storage/admin-audit";
-import { contentVersionStatement } from "../storage/content-version";
+import { contentVersionStatement, readContentVersion, type ContentVersion } from "../storage/content-version";
 import { entityStillAt, findEntity } from "../storage/entities";
 import { requestDispatch } from "../webhooks/messages";
 import { changeStatements, currentContentFor } from "./apply";
@@ -109,24 +109,27 @@ export async function previewImport(
 }
 
 /**
- * Applies a preview without errors as `actor` (`person:<email>`); false when an entity changed since the preview
- * was planned, and then nothing was written.
+ * Applies a previewed import, all at once, with an audit row per entity it changes (its FAQs before and after) by
+ * `actor`, and `also` (the operator's staged rows to delete) in the same batch. Returns the content version after
+ * it, or null, writing nothing, when an entity is no longer as the preview read it.
  */
 export async function applyImport(
   env: Pick<Env, "DB" | "WEBHOOK_QUEUE">,
   preview: ImportPreview,
   actor: string,
   waitUntil: (work: Promise<unknown>) => void,
-): Promise<boolean> {
+  also: D1PreparedStatement[] = [],
+): Promise<ContentVersion | null> {
   const db = env.DB;
   const writes = changeStatements(db, preview.plan.changes);
-  if (writes.length === 0) return true;
   const at = new Date().toISOString();
+  const changed = writes.length > 0;
+  let results: D1Result[];
   try {
-    await db.batch([
-      ...preview.guards.map((guard) => entityStillAt(db, guard.id, guard.updatedAt)),
+    results = await db.batch([
+      ...(changed ? preview.guards.map((guard) => entityStillAt(db, guard.id, guard.updatedAt)) : []),
       ...writes,
-      ...preview.entities
+      ...(changed ? preview.entities : [])
         .filter((entity) => entity.status !== "unchanged")
         .map((entity) =>
           insertAudit(db, {
@@ -137,15 +140,18 @@ export async function applyImport(
             detail: { status: entity.status, before: entity.before, after: entity.after },
           }),
         ),
+      ...also,
       contentVersionStatement(db),
     ]);
   } catch (error) {
     // A guard failed (the batch wrote nothing) when an entity is no longer as planned.
     const now = await Promise.all(preview.guards.map((guard) => findEntity(db, guard.id)));
-    if (now.some((entity, i) => entity?.updated_at !== preview.guards[i]!.updatedAt)) return false;
+    if (now.some((entity, i) => entity?.updated_at !== preview.guards[i]!.updatedAt)) return null;
     throw error;
   }
-  forgetContentVersion();
-  waitUntil(requestDispatch(env));
-  return true;
+  if (changed) {
+    forgetContentVersion();
+    waitUntil(requestDispatch(env));
+  }
+  return readContentVersion(results[results.length - 1] as D1Result<ContentVersion>);
 }

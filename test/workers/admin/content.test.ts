@@ -81,6 +81,24 @@ describe("content import", () => {
     expect(await env.DB.prepare("SELECT updated_at FROM entities WHERE id = 'HO-SAME-1'").first()).toEqual(updated);
   });
 
+  it("audits each entity an import changes, with the operator, the entity and its FAQs before and after", async () => {
+    await importRecords(brandFile("HO-TRAIL", 2));
+    const file = brandFile("HO-TRAIL", 2);
+    file[1].faqs = [faq(1, " (changed)"), faq(101)];
+    await importRecords(file);
+    const { entries } = await adminJson("GET", "/audit?target=HO-TRAIL-1");
+    expect(entries.map((entry: { action: string }) => entry.action)).toEqual(["content.import", "content.import"]);
+    expect(entries[0].actor).toMatch(/^token:[0-9a-f]{16}$/);
+    expect(entries[0].detail).toEqual({
+      status: "changed",
+      before: [faq(1), faq(101)],
+      after: [faq(1, " (changed)"), faq(101)],
+    });
+    expect(entries[1].detail).toMatchObject({ status: "added", before: [], after: [faq(1), faq(101)] });
+    // Entities the import left as they were get no row.
+    expect((await adminJson("GET", "/audit?target=HO-TRAIL-2")).entries).toHaveLength(1);
+  });
+
   it("replaces an entity's FAQs, moves its dateModified and ETag, and removes properties a listed brand no longer has", async () => {
     await importRecords(brandFile("HO-EDIT", 3));
     const before = await (await get("/api/v3/content/HO-EDIT-1/faq.json")).json<{ dateModified: string }>();
