@@ -51,6 +51,8 @@ ol.faqs>li{background:var(--card);border:1px solid var(--line);border-radius:12p
 select{width:auto;min-width:12rem;background:var(--card)}
 .confidence{display:inline-block;font-weight:600;padding:.2rem .6rem;border-radius:999px;border:1px solid var(--line)}
 .compare{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
+ul.changes{margin:0;padding-left:1rem}
+ul.changes li{overflow-wrap:anywhere}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
 `;
 

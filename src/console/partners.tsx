@@ -6,11 +6,13 @@ import { connectorAuthorizations, type ConnectorAuthorization } from "../oauth/g
 import { counterNames, usedThisHour } from "../rate-limit/rate-counter";
 import { auditOfOrganization, type AuditEntry } from "../storage/admin-audit";
 import { listIdentityClients, REALM_ISSUER_KEY, type IdentityClientView } from "../storage/identity-clients";
+import { entityIdsWithin } from "../storage/entities";
 import { scopeOf } from "../storage/organizations";
 import { listPeople } from "../storage/people";
 import { listUsers, type UserRow } from "../storage/users";
 import { listWebhookEndpoints, type WebhookEndpointView } from "../storage/webhook-endpoints";
 import { page } from "./answers";
+import { actionWords, changeLines } from "./change-words";
 import type { ConsoleEnv } from "./context";
 import { issueKey, KeysSection, readNewKey } from "./keys";
 import { notAdministrator } from "./people";
@@ -174,7 +176,7 @@ const accessPage = ({
       </table>
     )}
     <h2 id="audit">Changes</h2>
-    <p class="muted">What your organization's people changed, and the changes to them, newest first (the last {AUDIT_LIMIT}).</p>
+    <p class="muted">What your organization's people changed, and what anyone changed in its content, its people and its keys, newest first (the last {AUDIT_LIMIT}).</p>
     <form method="get" action="/console/access#audit">
       <label for="person">Person (e-mail)</label>
       <input id="person" name="person" type="email" value={filter.person} />
@@ -208,12 +210,16 @@ const accessPage = ({
         <tbody>
           {entries.map((entry) => (
             <tr>
-              <td>{entry.at}</td>
+              <td>{entry.at.slice(0, 16).replace("T", " ")}</td>
               <td>{entry.actor.startsWith("person:") ? entry.actor.slice("person:".length) : "The operator"}</td>
-              <td>{entry.action}</td>
+              <td>{actionWords(entry.action)}</td>
               <td>{entry.target}</td>
               <td>
-                <code>{JSON.stringify(entry.detail)}</code>
+                <ul class="changes">
+                  {changeLines(entry.detail).map((line) => (
+                    <li>{line}</li>
+                  ))}
+                </ul>
               </td>
             </tr>
           ))}
@@ -239,9 +245,10 @@ async function accessAnswer(
     ? []
     : parsed.error.issues.map((issue) => `${FILTER_LABELS[String(issue.path[0])] ?? "The filter"} ${issue.message}.`);
   const limit = mcpRateLimit(c.env);
-  const [people, scope, endpoints, keys, clients, users, used] = await Promise.all([
+  const scope = await scopeOf(c.env.DB, organizationId);
+  const [people, entities, endpoints, keys, clients, users, used] = await Promise.all([
     listPeople(c.env.DB, organizationId),
-    scopeOf(c.env.DB, organizationId),
+    entityIdsWithin(c.env.DB, scope),
     listWebhookEndpoints(c.env.DB),
     apiKeysWithUse(c.env, organizationId),
     listIdentityClients(c.env.DB, organizationId),
@@ -259,8 +266,8 @@ async function accessAnswer(
       ? []
       : await auditOfOrganization(c.env.DB, {
           actors: people.map((person) => `person:${person.email}`),
-          // What the operator did to the organization's people and keys shows too.
-          targets: [...people.map((person) => person.id), ...keys.map((key) => key.id)],
+          // What the operator did to the organization's people, keys and content shows too.
+          targets: [...people.map((person) => person.id), ...keys.map((key) => key.id), ...scope, ...entities],
           person: chosen && { actor: `person:${chosen.email}`, id: chosen.id },
           entity: filter.entity || undefined,
           from: filter.from ? new Date(Date.parse(filter.from)).toISOString() : undefined,

@@ -106,6 +106,18 @@ export const updateEntities = (db: D1Reader, rows: StoredEntity[]): D1PreparedSt
 export const deleteEntities = (db: D1Reader, ids: string[]): D1PreparedStatement[] =>
   jsonChunks(ids).map((chunk) => db.prepare("DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))").bind(chunk));
 
+/** The IDs of the entities `scope` holds: each entity it names, and the properties of each brand it names. */
+export async function entityIdsWithin(db: D1Reader, scope: string[]): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id FROM entities
+       WHERE id IN (SELECT value FROM json_each(?1)) OR brand_id IN (SELECT value FROM json_each(?1)) ORDER BY id`,
+    )
+    .bind(JSON.stringify(scope))
+    .all<{ id: string }>();
+  return results.map((row) => row.id);
+}
+
 /**
  * Up to `limit` entities, by name then ID, that are one of `reach` or a property of one, and also one of `scope`
  * or a property of one; with `search`, only those whose name or ID contains it (case aside).

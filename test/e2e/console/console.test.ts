@@ -1,14 +1,20 @@
 import AxeBuilder from "@axe-core/playwright";
-import { mkdirSync } from "node:fs";
-import { chromium, type Browser, type BrowserServer, type Page } from "playwright-core";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Papa from "papaparse";
+import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devServer } from "../support/dev-server";
+import { devServer, realmTokenResponse } from "../support/dev-server";
 import { killProcess } from "../support/processes";
 
 /**
- * The content console against `npm run dev`, in Chromium: a hotel's editor signs in, finds her hotel, edits an FAQ
- * with the keyboard alone and asks as a guest; every page is checked by axe-core in light and dark colours. With
- * UPDATE_SCREENSHOTS=1 the pages are also kept as docs/console/<name>.png.
+ * The content console against `npm run dev`, in Chromium, one workflow each: a hotel's editor edits an FAQ with the
+ * keyboard alone and asks as a guest; she answers a question an assistant could not; an administrator invites a
+ * person and gives her a hotel; an administrator imports a spreadsheet, confirms its removals and sees who changed
+ * what; an administrator issues a partner's API key. Every page is checked by axe-core in light and dark colours.
+ * With UPDATE_SCREENSHOTS=1 the pages are also kept as docs/console/<name>.png.
  */
 
 const server = devServer();
@@ -25,7 +31,10 @@ beforeAll(async () => {
   browser = await chromium.connect(browserServer.wsEndpoint());
 });
 
+const uploads = mkdtempSync(join(tmpdir(), "console-uploads-"));
+
 afterAll(async () => {
+  rmSync(uploads, { recursive: true, force: true });
   await browser?.close();
   const pid = browserServer?.process().pid;
   await browserServer?.close();
@@ -65,6 +74,18 @@ async function tabTo(page: Page, selector: string): Promise<void> {
     }
   }
   throw new Error(`Tab never reached ${selector}`);
+}
+
+/** A new browser context signed in to the console as `email`. */
+async function signedInPage(email: string, password: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/console/sign-in`);
+  await page.fill("#email", email);
+  await page.fill("#password", password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname === "/console");
+  return { context, page };
 }
 
 const NEW_ANSWER = "Yes: the indoor pool is open from 7:00 to 22:00, and the spa has a sauna; book treatments at the front desk.";
@@ -132,6 +153,146 @@ describe("content console, end to end", () => {
       expect(await page.locator(".confidence").textContent()).toMatch(/^(Answers it|Related, may not answer)$/);
       expect(await page.locator("ol.faqs > li").count()).toBeGreaterThan(0);
       expect(await accessibilityProblems(page, "ask")).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+  it("a hotel's editor answers a question an assistant could not, and asking it again finds the new FAQ", async () => {
+    const question = "Is there a piano in the lobby that guests may play?";
+    const token = ((await (await realmTokenResponse(server.origin)).json()) as { access_token: string }).access_token;
+    const client = new Client({ name: "console-e2e", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.origin}/v1/sse`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      const asked = await client.callTool({ name: "service_query", arguments: { entity: "HO-AUR-0001", question } });
+      expect((asked.structuredContent as { confidence: string }).confidence).toBe("none");
+    } finally {
+      await client.close();
+    }
+
+    const { context, page } = await signedInPage("helena@aurora.example", "aurora-console-hotel");
+    try {
+      await page.goto(`${server.origin}/console/unanswered`);
+      expect(await accessibilityProblems(page, "unanswered")).toEqual([]);
+      // Kept as guests asked it, in lower case and without its question mark.
+      const row = page.locator("tr", { hasText: "is there a piano in the lobby that guests may play" });
+      expect(await row.count()).toBe(1);
+      await row.getByRole("link", { name: /Answer it/ }).click();
+      await page.waitForURL((url) => url.pathname === "/console/entities/HO-AUR-0001/faqs/new");
+      expect(await page.inputValue("#question")).toMatch(/^Is there a piano in the lobby that guests may play\??$/);
+      await page.fill("#answer", "Yes: the grand piano in the lobby is yours to play from 10:00 to 20:00.");
+      await page.fill("#category", "Facilities");
+      await page.getByRole("button", { name: "Add the FAQ" }).click();
+      await page.waitForURL((url) => url.pathname === "/console/entities/HO-AUR-0001" && url.searchParams.has("done"));
+
+      await page.goto(`${server.origin}/console/entities/HO-AUR-0001/ask?${new URLSearchParams({ question })}`);
+      expect(await page.locator("ol.faqs > li").first().textContent()).toContain("grand piano");
+      expect(await page.locator(".confidence").textContent()).toBe("Answers it");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("an administrator invites a person and gives her one hotel, which is all she then sees", async () => {
+    const { context, page } = await signedInPage("ines@aurora.example", "aurora-console-admin");
+    try {
+      await page.goto(`${server.origin}/console/people`);
+      expect(await accessibilityProblems(page, "people")).toEqual([]);
+      await page.fill("#email", "rita@aurora.example");
+      await page.fill("#displayName", "Rita Front Office");
+      await page.fill("#password", "rita-first-password");
+      await page.getByRole("button", { name: "Invite" }).click();
+      await page.waitForSelector("h1:text('Rita Front Office (rita@aurora.example)')");
+      await page.selectOption("#role", "editor");
+      await page.fill("#entityId", "HO-AUR-0002");
+      await page.getByRole("button", { name: "Give this role" }).click();
+      await page.waitForSelector("text=The role was given.");
+      expect(await accessibilityProblems(page, "person")).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    const rita = await signedInPage("rita@aurora.example", "rita-first-password");
+    try {
+      await rita.page.goto(`${server.origin}/console`);
+      const links = await rita.page.locator('a[href^="/console/entities/"]').evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+      expect(links).toEqual(["/console/entities/HO-AUR-0002"]);
+      const other = await rita.page.goto(`${server.origin}/console/entities/HO-AUR-0001`);
+      expect(other?.status()).toBe(404);
+    } finally {
+      await rita.context.close();
+    }
+  });
+
+  it("an administrator imports a spreadsheet, confirms its removals, and sees who changed what", async () => {
+    const { context, page } = await signedInPage("ines@aurora.example", "aurora-console-admin");
+    try {
+      await page.goto(`${server.origin}/console/import`);
+      expect(await accessibilityProblems(page, "import")).toEqual([]);
+      const exported = await page.request.get(`${server.origin}/console/export?scope=HO-AUR-0003&format=csv`);
+      expect(exported.status()).toBe(200);
+      const sheet = Papa.parse<Record<string, string>>(await exported.text(), { header: true, skipEmptyLines: true });
+      const own = sheet.data.filter((row) => row.language === "");
+      const last = own[own.length - 1].question;
+      // The last FAQ (and its translations) left out, the first one's answer changed, one FAQ added.
+      const rows = sheet.data.filter((row) => row.question !== last && row.source !== last);
+      rows[0] = { ...rows[0], answer: `${rows[0].answer} Ask at the front desk for a map.` };
+      rows.push({
+        ...rows[0],
+        position: "",
+        question: "Can I store my surfboard at the hotel?",
+        answer: "Yes, in the locked room by the garage.",
+        language: "",
+        source: "",
+      });
+      const file = join(uploads, "aurora-0003.csv");
+      writeFileSync(file, Papa.unparse(rows, { columns: sheet.meta.fields }));
+
+      await page.setInputFiles("#file", file);
+      await page.getByRole("button", { name: "Check the file" }).click();
+      await page.waitForURL((url) => url.pathname === "/console/import");
+      expect(await page.locator("#summary").textContent()).toBe("FAQs added: 1, changed: 1, removed: 1.");
+      expect(await page.locator("ul.removed li").textContent()).toBe(last);
+      expect(await accessibilityProblems(page, "import-preview")).toEqual([]);
+      // Without ticking the removals nothing happens; ticked, the file is imported.
+      await page.getByRole("button", { name: "Import" }).click();
+      await page.waitForSelector('[role="alert"]');
+      await page.check("#confirm-removals");
+      await page.getByRole("button", { name: "Import" }).click();
+      await page.waitForSelector("h1:text('Imported')");
+
+      await page.goto(
+        `${server.origin}/console/access?${new URLSearchParams({ person: "ines@aurora.example", entity: "HO-AUR-0003" })}#audit`,
+      );
+      const changes = await page.locator("#audit ~ table tbody tr").allTextContents();
+      expect(changes.length).toBeGreaterThan(0);
+      expect(changes.every((row) => row.includes("ines@aurora.example") && row.includes("HO-AUR-0003"))).toBe(true);
+      expect(changes[0]).toContain("Imported FAQs");
+      expect(changes[0]).toContain('Added: "Can I store my surfboard at the hotel?"');
+      expect(changes[0]).toContain(`Removed: "${last}"`);
+      expect(await accessibilityProblems(page, "access")).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("an administrator issues a partner's API key and sees it counted", async () => {
+    const { context, page } = await signedInPage("ines@aurora.example", "aurora-console-admin");
+    try {
+      await page.goto(`${server.origin}/console/access`);
+      await page.fill("#partner", "Porto Walks");
+      await page.fill("#hourlyLimit", "60");
+      await page.getByRole("button", { name: "Issue the key" }).click();
+      const key = (await page.locator('[role="status"] code').textContent()) ?? "";
+      expect(key).toMatch(/^hck_/);
+      expect(await accessibilityProblems(page, "api-key")).toEqual([]);
+      const res = await fetch(`${server.origin}/api/v3/content/HO-AUR/properties`, { headers: { "X-API-Key": key } });
+      expect(res.status).toBe(200);
+      await page.goto(`${server.origin}/console/access#keys`);
+      expect(await page.locator("tr", { hasText: "Porto Walks" }).locator("td").nth(1).textContent()).toBe("1");
     } finally {
       await context.close();
     }

@@ -28,7 +28,7 @@ describe("partners and access, for administrators", () => {
     const html = await pageOf(await signedIn(INES), "/access");
     expect(html).toContain("https://sync.aurora-partner.example/hook");
     expect(html).not.toContain("boreal-partner");
-    expect(html).toContain("person.grant");
+    expect(html).toContain("Gave a role");
     expect(html).toContain("person-helena");
     expect(html).not.toContain("person-bea");
     expect(html).toContain('<label for="person">Person (e-mail)</label>');
@@ -43,7 +43,7 @@ describe("partners and access, for administrators", () => {
     expect(await pageOf(ines, "/access?person=INES%40aurora.example")).toContain("person-helena");
     expect(await pageOf(ines, "/access?person=bruno%40aurora.example")).toContain("No change matches.");
     expect(await pageOf(ines, "/access?person=bea%40boreal.example")).toContain("No change matches.");
-    expect(await pageOf(ines, "/access?entity=person-helena")).toContain("person.grant");
+    expect(await pageOf(ines, "/access?entity=person-helena")).toContain("Gave a role");
     expect(await pageOf(ines, "/access?entity=person-bea")).toContain("No change matches.");
     const today = new Date().toISOString().slice(0, 10);
     expect(await pageOf(ines, `/access?from=${today}&to=${today}`)).toContain("person-helena");
@@ -160,7 +160,9 @@ describe("content API keys of the organization", () => {
         expiresAt: { from: null, to: "2099-12-31T00:00:00.000Z" },
       },
     });
-    expect(await pageOf(ines, `/access?entity=${id}`)).toContain("api_key.revoke");
+    const words = await pageOf(ines, `/access?entity=${id}`);
+    expect(words).toContain("Revoked an API key");
+    expect(words).toContain("hourlyLimit: 10 → 20");
   });
 
   it("shows what the operator did to the organization's keys in its changes", async () => {
@@ -168,7 +170,7 @@ describe("content API keys of the organization", () => {
     await adminJson("PATCH", `/api-keys/${key.id}`, { hourlyLimit: 7 });
     const bea = await pageOf(await signedIn(BOREAL), `/access?entity=${key.id}`);
     expect(bea).toContain("Operator Issued");
-    expect(bea).toContain("api_key.update");
+    expect(bea).toContain("Changed an API key&#39;s terms");
     expect(bea).toContain("The operator");
     expect(await pageOf(await signedIn(INES), `/access?entity=${key.id}`)).toContain("No change matches.");
     expect((await admin("POST", "/api-keys", { partner: "Nobody's", organizationId: "org-nowhere" })).status).toBe(400);
@@ -211,5 +213,23 @@ describe("assistants of the organization", () => {
     expect(res.status).toBe(200);
     const after = Number(/made (\d+) of their/.exec(await pageOf(await signedIn(INES), "/access"))?.[1]);
     expect(after).toBeGreaterThan(before);
+  });
+});
+
+describe("changes the operator made to the organization's content", () => {
+  it("show in its changes, in words, and never in another organization's", async () => {
+    const list = await admin("GET", "/content/entities/HO-AUR-0007/faqs");
+    const etag = list.headers.get("ETag") ?? "";
+    const added = await admin(
+      "POST",
+      "/content/entities/HO-AUR-0007/faqs",
+      { category: "Pets", question: "May I bring my parrot?", answer: "Yes, birds in cages are welcome." },
+      { "If-Match": etag },
+    );
+    expect(added.status).toBe(201);
+    const ines = await pageOf(await signedIn(INES), "/access?entity=HO-AUR-0007");
+    expect(ines).toMatch(/<td>The operator<\/td><td>Added an FAQ<\/td><td>HO-AUR-0007<\/td>/);
+    expect(ines).toContain("&quot;May I bring my parrot?&quot;");
+    expect(await pageOf(await signedIn(BOREAL), "/access?entity=HO-AUR-0007")).toContain("No change matches.");
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * An audit row in the content team's words: what was done, and what changed, before and after, one line each.
+ * The rows keep their exact detail for the operator API; this only reads it, and falls back to "field: value"
+ * for a kind of detail it does not know, so a new kind of change is never hidden.
+ */
+
+interface Faq {
+  question: string;
+  answer: string;
+  category: string;
+  position?: number;
+}
+
+const ACTION_WORDS: Record<string, string> = {
+  "faq.add": "Added an FAQ",
+  "faq.replace": "Changed an FAQ",
+  "faq.remove": "Removed an FAQ",
+  "faq.move": "Moved an FAQ",
+  "content.import": "Imported FAQs",
+  "content.remove": "Removed a brand, hotel or page",
+  "person.invite": "Invited a person",
+  "person.grant": "Gave a role",
+  "person.revoke": "Removed a role",
+  "person.disable": "Disabled a person",
+  "api_key.create": "Issued an API key",
+  "api_key.update": "Changed an API key's terms",
+  "api_key.revoke": "Revoked an API key",
+};
+
+/** What was done, in words; the action's own name for one not listed. */
+export const actionWords = (action: string): string => ACTION_WORDS[action] ?? action;
+
+const SHOWN = 140;
+const quoted = (text: unknown): string => {
+  const value = typeof text === "string" ? text : JSON.stringify(text);
+  return `"${value.length > SHOWN ? `${value.slice(0, SHOWN - 1)}…` : value}"`;
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isFaq = (value: unknown): value is Faq => isObject(value) && typeof value.question === "string" && typeof value.answer === "string";
+const isFaqList = (value: unknown): value is Faq[] => Array.isArray(value) && value.every(isFaq);
+
+/** The fields of one FAQ that differ, as "field: before → after". */
+function faqDifferences(before: Faq, after: Faq): string[] {
+  return (["question", "answer", "category"] as const)
+    .filter((field) => before[field] !== after[field])
+    .map((field) => `${field[0]!.toUpperCase()}${field.slice(1)}: ${quoted(before[field])} → ${quoted(after[field])}`);
+}
+
+const placed = (faq: Faq) => (faq.position === undefined ? "FAQ" : `FAQ ${faq.position}`);
+
+/** One FAQ's edit (faq.add, replace, remove, move). */
+function faqEditLines(before: Faq | null, after: Faq | null): string[] {
+  if (!before && after) return [`${placed(after)}: ${quoted(after.question)}`, `Answer: ${quoted(after.answer)}`];
+  if (before && !after) return [`${placed(before)}: ${quoted(before.question)}`];
+  if (!before || !after) return [];
+  const moved = before.position !== after.position ? [`${quoted(after.question)}: position ${before.position} → ${after.position}`] : [];
+  const differences = faqDifferences(before, after);
+  return differences.length > 0 ? [`${placed(after)}:`, ...differences, ...moved] : moved;
+}
+
+/** A whole list's change (an import): what was added, removed and changed, by question. */
+function faqListLines(before: Faq[], after: Faq[] | null): string[] {
+  if (after === null) return [`All ${before.length} FAQs removed with it.`];
+  const key = (faq: Faq) => faq.question.trim().toLowerCase();
+  const was = new Map(before.map((faq) => [key(faq), faq]));
+  const now = new Map(after.map((faq) => [key(faq), faq]));
+  const lines: string[] = [];
+  for (const faq of after) {
+    const old = was.get(key(faq));
+    if (!old) lines.push(`Added: ${quoted(faq.question)}`);
+    else if (old.answer !== faq.answer || old.category !== faq.category)
+      lines.push(`Changed: ${quoted(faq.question)}`, ...faqDifferences(old, faq).map((line) => `  ${line}`));
+  }
+  for (const faq of before) if (!now.has(key(faq))) lines.push(`Removed: ${quoted(faq.question)}`);
+  const order = (list: Faq[]) => list.map(key).filter((question) => was.has(question) && now.has(question));
+  if (lines.length === 0 && order(before).join("\n") !== order(after).join("\n")) lines.push("The FAQs' order changed.");
+  return lines.length > 0 ? lines : ["No FAQ changed."];
+}
+
+const valueWords = (value: unknown): string =>
+  value === null
+    ? "none"
+    : typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : JSON.stringify(value);
+
+/** What changed, one line each. */
+export function changeLines(detail: unknown): string[] {
+  if (!isObject(detail)) return detail === null || detail === undefined ? [] : [valueWords(detail)];
+  const { before, after } = detail;
+  if ((before === null || isFaq(before)) && (after === null || isFaq(after)) && (before ?? after) !== null)
+    return faqEditLines(before as Faq | null, after as Faq | null);
+  if (isFaqList(before) && (after === null || isFaqList(after))) return faqListLines(before, after as Faq[] | null);
+  return Object.entries(detail).map(([field, value]) =>
+    isObject(value) && "from" in value && "to" in value
+      ? `${field}: ${valueWords(value.from)} → ${valueWords(value.to)}`
+      : `${field}: ${valueWords(value)}`,
+  );
+}

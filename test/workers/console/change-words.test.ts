@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { actionWords, changeLines } from "../../../src/console/change-words";
+
+const parking = { category: "Parking", question: "Is there parking?", answer: "Yes, 12 EUR a night." };
+const pool = { category: "Wellness", question: "Is there a pool?", answer: "Yes, indoors." };
+
+describe("audit rows in the content team's words", () => {
+  it("names known actions and leaves an unknown one as it is", () => {
+    expect(actionWords("faq.replace")).toBe("Changed an FAQ");
+    expect(actionWords("api_key.update")).toBe("Changed an API key's terms");
+    expect(actionWords("signing_key.rotate")).toBe("signing_key.rotate");
+  });
+
+  it("says what one FAQ's edit changed, field by field", () => {
+    expect(changeLines({ before: null, after: { ...parking, position: 3 } })).toEqual([
+      'FAQ 3: "Is there parking?"',
+      'Answer: "Yes, 12 EUR a night."',
+    ]);
+    expect(changeLines({ before: { ...parking, position: 3 }, after: null })).toEqual(['FAQ 3: "Is there parking?"']);
+    expect(changeLines({ before: { ...parking, position: 3 }, after: { ...parking, answer: "No.", position: 3 } })).toEqual([
+      "FAQ 3:",
+      'Answer: "Yes, 12 EUR a night." → "No."',
+    ]);
+    expect(changeLines({ before: { ...parking, position: 3 }, after: { ...parking, position: 1 } })).toEqual([
+      '"Is there parking?": position 3 → 1',
+    ]);
+  });
+
+  it("says what an import added, changed and removed, by question", () => {
+    expect(
+      changeLines({
+        status: "changed",
+        before: [parking, pool],
+        after: [
+          { ...parking, answer: "No." },
+          { ...pool, question: "Pool?" },
+        ],
+      }),
+    ).toEqual([
+      'Changed: "Is there parking?"',
+      '  Answer: "Yes, 12 EUR a night." → "No."',
+      'Added: "Pool?"',
+      'Removed: "Is there a pool?"',
+    ]);
+    expect(changeLines({ before: [parking, pool], after: [pool, parking] })).toEqual(["The FAQs' order changed."]);
+    expect(changeLines({ before: [parking, pool], after: null })).toEqual(["All 2 FAQs removed with it."]);
+  });
+
+  it("shows other details as field and value, from → to where it changed, and cuts long text", () => {
+    expect(changeLines({ hourlyLimit: { from: 10, to: 20 }, expiresAt: { from: null, to: "2099-12-31" } })).toEqual([
+      "hourlyLimit: 10 → 20",
+      "expiresAt: none → 2099-12-31",
+    ]);
+    expect(changeLines({ partner: "Porto Walks", brands: ["HO-AUR"] })).toEqual(["partner: Porto Walks", 'brands: ["HO-AUR"]']);
+    expect(changeLines(null)).toEqual([]);
+    const long = changeLines({ before: null, after: { ...parking, answer: "x".repeat(500), position: 1 } })[1]!;
+    expect(long.length).toBeLessThan(160);
+    expect(long.endsWith('…"')).toBe(true);
+  });
+});
