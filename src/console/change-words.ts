@@ -90,8 +90,8 @@ export function changeLines(detail: unknown): string[] {
   if (!isObject(detail)) return detail === null || detail === undefined ? [] : [valueWords(detail)];
   const { before, after } = detail;
   if ((before === null || isFaq(before)) && (after === null || isFaq(after)) && (before ?? after) !== null)
-    return faqEditLines(before as Faq | null, after as Faq | null);
-  if (isFaqList(before) && (after === null || isFaqList(after))) return faqListLines(before, after as Faq[] | null);
+    return faqEditLines(before, after);
+  if (isFaqList(before) && (after === null || isFaqList(after))) return faqListLines(before, after);
   return Object.entries(detail).map(([field, value]) =>
     isObject(value) && "from" in value && "to" in value
       ? `${field}: ${valueWords(value.from)} → ${valueWords(value.to)}`

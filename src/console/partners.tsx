@@ -176,7 +176,10 @@ const accessPage = ({
       </table>
     )}
     <h2 id="audit">Changes</h2>
-    <p class="muted">What your organization's people changed, and what anyone changed in its content, its people and its keys, newest first (the last {AUDIT_LIMIT}).</p>
+    <p class="muted">
+      What your organization's people changed, and what anyone changed in its content, its people and its keys, newest first (the last{" "}
+      {AUDIT_LIMIT}).
+    </p>
     <form method="get" action="/console/access#audit">
       <label for="person">Person (e-mail)</label>
       <input id="person" name="person" type="email" value={filter.person} />
