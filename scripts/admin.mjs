@@ -341,6 +341,23 @@ people
   .argument("<id>")
   .description("disable a person: they cannot sign in, and their sessions end")
   .action(run(async (o, id) => showPerson(o, await api("POST", `/people/${enc(id)}/disable`))));
+people
+  .command("enable")
+  .argument("<id>")
+  .description("let a disabled person sign in again, with their roles")
+  .action(run(async (o, id) => showPerson(o, await api("POST", `/people/${enc(id)}/enable`))));
+people
+  .command("password")
+  .argument("<id>")
+  .option("--password-stdin", "read the new password from standard input (a random one is chosen and shown once otherwise)")
+  .description("set a person's password; every session of theirs ends")
+  .action(
+    run(async (o, id) => {
+      const data = await api("POST", `/people/${enc(id)}/password`, o.passwordStdin ? { password: await readStdin() } : {});
+      output(o, data, (d) => fields({ ...d.person, grants: "-", ...(d.password ? { password: d.password } : {}) }));
+      if (data.password) warnShownOnce("password");
+    }),
+  );
 
 // --- connector clients ----------------------------------------------------------------------------
 const connectorColumns = [

@@ -3,10 +3,13 @@ import type { Context } from "hono";
 import {
   changeGrant,
   disablePersonAccount,
+  enablePersonAccount,
   findPersonWithGrants,
   GrantChange,
   invitePerson,
+  NewPassword,
   PersonInvite,
+  setPersonPassword,
   type GrantOutcome,
   type Person,
   type Problem,
@@ -43,6 +46,9 @@ const PersonWithPassword = z
   })
   .openapi("ConsolePersonWithPassword");
 const PersonCreate = PersonInvite.extend({ organizationId: OrganizationId });
+const PasswordSet = z.strictObject({
+  password: NewPassword.optional().openapi({ description: "A random one is chosen (and returned once) when omitted." }),
+});
 const ListQuery = z.object({ organizationId: OrganizationId.optional().openapi({ param: { name: "organizationId", in: "query" } }) });
 
 const view = (person: Person) => ({
@@ -148,6 +154,42 @@ export function personRoutes(app: OpenAPIHono<AdminEnv>): void {
       async (c, row, { body }) => grantAnswer(c, await changeGrant(c.env.DB, { personId: row.id, action, grant: body }, actor(c))),
     );
   }
+
+  people.on(
+    { method: "post", path: "/enable", summary: "Let a disabled person sign in again, with their roles", description: "Enabled." },
+    async (c, row) => {
+      const outcome = await enablePersonAccount(c.env.DB, { personId: row.id }, actor(c));
+      if (outcome.outcome === "saved") return view(outcome.person);
+      return outcome.outcome === "already" ? adminError(c, 409, "The person is not disabled.") : adminError(c, 404, "No such person.");
+    },
+  );
+
+  people.on(
+    {
+      method: "post",
+      path: "/password",
+      body: PasswordSet,
+      schema: PersonWithPassword,
+      summary: "Set a person's password (given, or made and returned once); every session of theirs ends",
+      description: "Set.",
+    },
+    async (c, row, { body }) => {
+      try {
+        const outcome = await setPersonPassword(c.env, { personId: row.id, password: body.password }, actor(c));
+        switch (outcome.outcome) {
+          case "saved":
+            return { person: view(outcome.person), ...(outcome.password === undefined ? {} : { password: outcome.password }) };
+          case "invalid":
+            return invalid(c, outcome.problems);
+          case "no_person":
+            return adminError(c, 404, "No such person.");
+        }
+      } catch (error) {
+        if (error instanceof PepperError) return envelopeError(500, error.message);
+        throw error;
+      }
+    },
+  );
 
   people.on(
     { method: "post", path: "/disable", summary: "Disable a person: they cannot sign in and their sessions end", description: "Disabled." },

@@ -3,10 +3,22 @@ import { hashPassword } from "../crypto/password";
 import { randomId, randomSecret } from "../crypto/random";
 import { insertAudit } from "../storage/admin-audit";
 import { deleteGrant, grantsOf, insertGrant, type ConsoleGrantRow } from "../storage/console-grants";
-import { deleteSessionsOf } from "../storage/console-sessions";
+import { deleteOtherSessionsOf, deleteSessionsOf } from "../storage/console-sessions";
 import { findEntity } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
-import { disablePerson, findPersonByEmail, findPersonListing, insertPerson, type PersonListing } from "../storage/people";
+import {
+  disablePerson,
+  enablePerson,
+  findPersonByEmail,
+  findPersonListing,
+  findSignInPerson,
+  insertPerson,
+  setPersonPasswordHash,
+  type PersonListing,
+  type PersonRow,
+} from "../storage/people";
+import type { Env } from "../env";
+import { checkPassword } from "../rate-limit/password-sign-in";
 
 /**
  * The people of an organization who sign in to the content console, and their roles: invite, grant, revoke,
@@ -18,6 +30,12 @@ import { disablePerson, findPersonByEmail, findPersonListing, insertPerson, type
  * exactly as one that does not exist. The operator passes none and reaches everyone.
  */
 
+/** The backoff of console sign-in, which a password change shares: guessing there costs as much as here. */
+export const CONSOLE_SIGN_IN_REALM = "console-sign-in";
+
+/** A password a person is given or chooses. */
+export const NewPassword = z.string().min(10, "must be at least 10 characters").max(200, "is too long (200 characters at most)");
+
 /** The messages read "<field label> <message>." in the console and "<field> <message>." in the operator API. */
 export const PersonInvite = z.strictObject({
   email: z
@@ -27,12 +45,7 @@ export const PersonInvite = z.strictObject({
     .pipe(z.email("must be an e-mail address, like name@example.com").max(254, "is too long"))
     .openapi({ format: "email", maxLength: 254 }),
   displayName: z.string().trim().min(1, "is needed").max(200, "is too long (200 characters at most)"),
-  password: z
-    .string()
-    .min(10, "must be at least 10 characters")
-    .max(200, "is too long (200 characters at most)")
-    .optional()
-    .openapi({ description: "A random one is chosen (and returned once) when omitted." }),
+  password: NewPassword.optional().openapi({ description: "A random one is chosen (and returned once) when omitted." }),
 });
 export type PersonInviteInput = z.input<typeof PersonInvite>;
 
@@ -89,7 +102,24 @@ export type GrantOutcome =
 export type DisableOutcome =
   { outcome: "saved"; person: Person } | { outcome: "no_person" } | { outcome: "already" } | { outcome: "own_account" };
 
-const audit = (db: D1Database, actor: Actor, action: string, person: PersonListing, detail: Record<string, unknown>) =>
+export type EnableOutcome = { outcome: "saved"; person: Person } | { outcome: "no_person" } | { outcome: "already" };
+
+export type PasswordOutcome =
+  { outcome: "saved"; person: Person; password?: string } | { outcome: "invalid"; problems: Problem[] } | { outcome: "no_person" };
+
+export type OwnPasswordOutcome =
+  | { outcome: "saved" }
+  | { outcome: "invalid"; problems: Problem[] }
+  | { outcome: "wrong_current" }
+  | { outcome: "throttled"; retryAfterSeconds?: number };
+
+const audit = (
+  db: D1Database,
+  actor: Actor,
+  action: string,
+  person: Pick<PersonListing, "id" | "email">,
+  detail: Record<string, unknown>,
+) =>
   insertAudit(db, {
     at: new Date().toISOString(),
     actor: actor.name,
@@ -189,4 +219,75 @@ export async function disablePersonAccount(
     audit(db, actor, "person.disable", person, { before: { disabledAt: null }, after: { disabledAt: at } }),
   ]);
   return { outcome: "saved", person: { ...person, disabled_at: at } };
+}
+
+/** Lets a disabled person sign in again; their roles are as they were. */
+export async function enablePersonAccount(
+  db: D1Database,
+  change: { personId: string; organizationId?: string },
+  actor: Actor,
+): Promise<EnableOutcome> {
+  const person = await findPersonWithGrants(db, change.personId, change.organizationId);
+  if (!person) return { outcome: "no_person" };
+  if (person.disabled_at === null) return { outcome: "already" };
+  await db.batch([
+    enablePerson(db, person.id),
+    audit(db, actor, "person.enable", person, { before: { disabledAt: person.disabled_at }, after: { disabledAt: null } }),
+  ]);
+  return { outcome: "saved", person: { ...person, disabled_at: null } };
+}
+
+/**
+ * Sets a person's password, given or made here (returned once), for someone who forgot theirs: every session of
+ * theirs ends, so whoever knew the old one is out. The audit row says that it changed, never what to.
+ */
+export async function setPersonPassword(
+  env: { DB: D1Database; PASSWORD_PEPPER?: string },
+  change: { personId: string; organizationId?: string; password?: unknown },
+  actor: Actor,
+): Promise<PasswordOutcome> {
+  const parsed = NewPassword.optional().safeParse(change.password);
+  if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error).map((p) => ({ ...p, field: "password" })) };
+  const person = await findPersonWithGrants(env.DB, change.personId, change.organizationId);
+  if (!person) return { outcome: "no_person" };
+  const password = parsed.data ?? randomSecret(18);
+  await env.DB.batch([
+    setPersonPasswordHash(env.DB, person.id, await hashPassword(password, env.PASSWORD_PEPPER)),
+    deleteSessionsOf(env.DB, person.id),
+    audit(env.DB, actor, "person.password", person, { by: "administrator", sessionsEnded: "all" }),
+  ]);
+  return { outcome: "saved", person, ...(parsed.data === undefined ? { password } : {}) };
+}
+
+/**
+ * A person changes their own password, proving the current one with sign-in's protections (a backoff per e-mail
+ * and address, a cap per address), so a session left open is not a way to guess it. Their other sessions end.
+ */
+export async function changeOwnPassword(
+  env: Env,
+  person: PersonRow,
+  attempt: { current: string; next: string; repeated: string; address: string; keptSessionHash: string },
+): Promise<OwnPasswordOutcome> {
+  const parsed = NewPassword.safeParse(attempt.next);
+  const problems = parsed.success ? [] : problemsOf(parsed.error).map((p) => ({ ...p, field: "next" }));
+  if (attempt.repeated !== attempt.next) problems.push({ field: "repeated", message: "is not the same as the new password" });
+  if (problems.length > 0) return { outcome: "invalid", problems };
+  const checked = await checkPassword(
+    env,
+    { realm: CONSOLE_SIGN_IN_REALM, email: person.email, password: attempt.current, address: attempt.address },
+    (email) => findSignInPerson(env.DB, email),
+  );
+  if (!checked.ok)
+    return checked.reason === "throttled"
+      ? { outcome: "throttled", retryAfterSeconds: checked.retryAfterSeconds }
+      : { outcome: "wrong_current" };
+  await env.DB.batch([
+    setPersonPasswordHash(env.DB, person.id, await hashPassword(attempt.next, env.PASSWORD_PEPPER)),
+    deleteOtherSessionsOf(env.DB, person.id, attempt.keptSessionHash),
+    audit(env.DB, { name: `person:${person.email}`, personId: person.id }, "person.password", person, {
+      by: "themselves",
+      sessionsEnded: "all others",
+    }),
+  ]);
+  return { outcome: "saved" };
 }

@@ -22,6 +22,8 @@ const ACTION_WORDS: Record<string, string> = {
   "person.grant": "Gave a role",
   "person.revoke": "Removed a role",
   "person.disable": "Disabled a person",
+  "person.enable": "Enabled a person again",
+  "person.password": "Set a new password",
   "api_key.create": "Issued an API key",
   "api_key.update": "Changed an API key's terms",
   "api_key.revoke": "Revoked an API key",

@@ -110,7 +110,7 @@ export function Page({ title, viewer, children }: PropsWithChildren<{ title: str
               )}
             </p>
             <p>
-              Signed in as {viewer.displayName} ({viewer.email}){" "}
+              Signed in as {viewer.displayName} ({viewer.email}) · <a href="/console/password">Your password</a>{" "}
               <form method="post" action="/console/sign-out">
                 <Csrf token={viewer.csrf} />
                 <button type="submit">Sign out</button>

@@ -2,8 +2,10 @@ import { Hono, type Context } from "hono";
 import {
   changeGrant,
   disablePersonAccount,
+  enablePersonAccount,
   findPersonWithGrants,
   invitePerson,
+  setPersonPassword,
   type GrantOutcome,
   type Person,
   type Problem,
@@ -124,6 +126,8 @@ const DONE: Record<string, string> = {
   grant: "The role was given.",
   revoke: "The role was removed.",
   disable: "The person was disabled: they are signed out everywhere and can no longer sign in.",
+  enable: "The person can sign in again, with the roles they had.",
+  password: "The new password is set: they were signed out everywhere. Give it to them in person or by phone.",
 };
 
 const personPage = ({
@@ -137,7 +141,7 @@ const personPage = ({
   viewer: Viewer;
   person: Person;
   done?: string;
-  password?: string;
+  password?: { text: string; invited: boolean };
   problems?: Record<string, string>;
   values?: { role: string; entityId: string };
 }) => (
@@ -150,8 +154,8 @@ const personPage = ({
     </h1>
     {password && (
       <p class="notice warn" role="status">
-        {person.display_name} was invited. Their first password is <strong>{password}</strong>. It is shown only now: give it to them in
-        person or by phone.
+        {password.invited ? `${person.display_name} was invited. Their first password is ` : "Their new password is "}
+        <strong>{password.text}</strong>. It is shown only now: give it to them in person or by phone.
       </p>
     )}
     {done && DONE[done] && (
@@ -211,6 +215,29 @@ const personPage = ({
         Give this role
       </button>
     </form>
+    <h2>Password</h2>
+    <p>For someone who forgot theirs: they are signed out everywhere, and sign in with the new one.</p>
+    <form method="post" action={`/console/people/${person.id}/password`}>
+      <Csrf token={viewer.csrf} />
+      <Field
+        id="password"
+        label="New password (at least 10 characters; leave empty to have one made for you)"
+        type="password"
+        problem={problems.password}
+        autocomplete="new-password"
+      />
+      <button type="submit">Set the new password</button>
+    </form>
+    {person.disabled_at !== null && (
+      <>
+        <h2>Enable again</h2>
+        <p>They can sign in again with their password, and have the roles listed above.</p>
+        <form method="post" action={`/console/people/${person.id}/enable`}>
+          <Csrf token={viewer.csrf} />
+          <button type="submit">Enable {person.display_name}</button>
+        </form>
+      </>
+    )}
     {person.disabled_at === null && (
       <>
         <h2>Disable</h2>
@@ -256,7 +283,16 @@ peopleRoutes.post("/console/people", async (c) => {
     page(render(peoplePage({ viewer: c.get("viewer"), people: await listOf(c), values, problems })), status);
   switch (outcome.outcome) {
     case "invited":
-      return page(render(personPage({ viewer: c.get("viewer"), person: outcome.person, password: outcome.password })), 201);
+      return page(
+        render(
+          personPage({
+            viewer: c.get("viewer"),
+            person: outcome.person,
+            password: outcome.password === undefined ? undefined : { text: outcome.password, invited: true },
+          }),
+        ),
+        201,
+      );
     case "invalid":
       return again(400, problemsByField(outcome.problems));
     case "taken":
@@ -331,5 +367,40 @@ peopleRoutes.post("/console/people/:personId/disable", async (c) => {
         "You cannot disable yourself",
         "Ask another administrator of your organization to do it. Nothing was changed.",
       );
+  }
+});
+
+peopleRoutes.post("/console/people/:personId/enable", async (c) => {
+  const refused = notAdministrator(c);
+  if (refused) return refused;
+  const personId = c.req.param("personId");
+  const outcome = await enablePersonAccount(c.env.DB, { personId, organizationId: c.get("person").organization_id }, actorOf(c));
+  if (outcome.outcome === "no_person") return noSuchPerson(c);
+  return seeOther(`/console/people/${personId}${outcome.outcome === "saved" ? "?done=enable" : ""}`);
+});
+
+peopleRoutes.post("/console/people/:personId/password", async (c) => {
+  const refused = notAdministrator(c);
+  if (refused) return refused;
+  const given = c.get("form").get("password") ?? "";
+  const outcome = await setPersonPassword(
+    c.env,
+    { personId: c.req.param("personId"), organizationId: c.get("person").organization_id, password: given === "" ? undefined : given },
+    actorOf(c),
+  );
+  switch (outcome.outcome) {
+    case "no_person":
+      return noSuchPerson(c);
+    case "invalid": {
+      const person = await personInOrganization(c);
+      if (!person) return noSuchPerson(c);
+      return page(render(personPage({ viewer: c.get("viewer"), person, problems: problemsByField(outcome.problems) })), 400);
+    }
+    case "saved":
+      return outcome.password === undefined
+        ? seeOther(`/console/people/${outcome.person.id}?done=password`)
+        : page(
+            render(personPage({ viewer: c.get("viewer"), person: outcome.person, password: { text: outcome.password, invited: false } })),
+          );
   }
 });

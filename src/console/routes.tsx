@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList, type FaqText } from "../catalogue/faq-edits";
+import { CONSOLE_SIGN_IN_REALM } from "../catalogue/people";
 import { constantTimeEqual } from "../crypto/hash";
 import { randomSecret } from "../crypto/random";
 import { BodyTooLarge, readBodyText } from "../http/body";
@@ -18,6 +19,7 @@ import { importRoutes } from "./imports";
 import { page, problem, seeOther } from "./answers";
 import { keyRoutes } from "./keys";
 import { partnerRoutes } from "./partners";
+import { passwordRoutes } from "./password";
 import { peopleRoutes } from "./people";
 import { ASK_LANGUAGES, askPage, conflictPage, entityListPage, entityPage, faqFormPage, render, signInPage, type Viewer } from "./pages";
 import { unansweredResponse } from "./unanswered";
@@ -161,7 +163,7 @@ consoleRoutes.post("/console/sign-in", async (c) => {
   const email = form.get("email") ?? "";
   const checked = await checkPassword(
     c.env,
-    { realm: "console-sign-in", email, password: form.get("password") ?? "", address: callerAddress(c.req.raw) },
+    { realm: CONSOLE_SIGN_IN_REALM, email, password: form.get("password") ?? "", address: callerAddress(c.req.raw) },
     (normalized) => findSignInPerson(c.env.DB, normalized),
   );
   if (!checked.ok) {
@@ -410,4 +412,5 @@ consoleRoutes.post("/console/entities/:entityId/faqs/:position/move", (c) => {
 consoleRoutes.route("/", peopleRoutes);
 consoleRoutes.route("/", partnerRoutes);
 consoleRoutes.route("/", keyRoutes);
+consoleRoutes.route("/", passwordRoutes);
 consoleRoutes.route("/", importRoutes);

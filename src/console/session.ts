@@ -9,6 +9,9 @@ import { deleteSession, findSession, insertSession, touchSession } from "../stor
  * derived from its cookie's token, so it needs no storage and a copy of D1 cannot forge it.
  */
 
+/** What a session is stored under: its token's SHA-256. */
+export const sessionHash = (token: string): Promise<string> => sha256Hex(token);
+
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_MAX_MS = 12 * 3_600_000;
 /** `last_seen_at` is written at most this often: a page's requests cost one write a minute, not one each. */
@@ -39,7 +42,7 @@ export const csrfTokenOf = async (token: string): Promise<string> => toBase64Url
 export async function startSession(db: D1Database, personId: string, now: number): Promise<string> {
   const token = randomSecret();
   const at = new Date(now).toISOString();
-  await insertSession(db, { token_hash: await sha256Hex(token), person_id: personId, created_at: at, last_seen_at: at }).run();
+  await insertSession(db, { token_hash: await sessionHash(token), person_id: personId, created_at: at, last_seen_at: at }).run();
   return token;
 }
 
@@ -48,7 +51,7 @@ export type SessionCheck = { state: "active"; personId: string } | { state: "non
 /** The session of a cookie's token at `now`: active (and seen now), absent, or just ended by a timeout (and deleted). */
 export async function checkSession(db: D1Database, token: string | undefined, now: number): Promise<SessionCheck> {
   if (!token) return { state: "none" };
-  const tokenHash = await sha256Hex(token);
+  const tokenHash = await sessionHash(token);
   const session = await findSession(db, tokenHash);
   if (!session) return { state: "none" };
   const lastSeen = Date.parse(session.last_seen_at);
@@ -62,5 +65,5 @@ export async function checkSession(db: D1Database, token: string | undefined, no
 }
 
 export const endSession = async (db: D1Database, token: string): Promise<void> => {
-  await deleteSession(db, await sha256Hex(token)).run();
+  await deleteSession(db, await sessionHash(token)).run();
 };

@@ -53,3 +53,9 @@ export async function listPeople(db: D1Database, organizationId?: string): Promi
 
 export const disablePerson = (db: D1Database, id: string, at: string): D1PreparedStatement =>
   db.prepare("UPDATE people SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL").bind(at, id);
+
+export const enablePerson = (db: D1Database, id: string): D1PreparedStatement =>
+  db.prepare("UPDATE people SET disabled_at = NULL WHERE id = ? AND disabled_at IS NOT NULL").bind(id);
+
+export const setPersonPasswordHash = (db: D1Database, id: string, passwordHash: string): D1PreparedStatement =>
+  db.prepare("UPDATE people SET password_hash = ? WHERE id = ?").bind(passwordHash, id);
