@@ -6,25 +6,10 @@
 // service_query misses first place.
 import MiniSearch from "minisearch";
 import { figures, GROUP_ORDER, loadGuestQuestions, loadHotels, rankOf } from "./guest-set.mjs";
-import { plainBm25 } from "./retrieval-bench.mjs";
+import { plainBm25, pool } from "./retrieval-bench.mjs";
 
 const TOP = 3;
 const percent = (x) => `${(100 * x).toFixed(1)}%`;
-
-/** Runs `work` over `items` with `concurrency` in flight, in order of the results. */
-async function pool(items, concurrency, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await work(items[i]);
-      }
-    }),
-  );
-  return results;
-}
 
 /** MiniSearch over one hotel's FAQs, as its README configures a typical FAQ search: both fields, the question boosted, prefix and fuzzy. */
 function miniSearchOf(faqs) {

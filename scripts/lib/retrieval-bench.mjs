@@ -58,7 +58,7 @@ const rankOf = (faqs, category) => {
 };
 
 /** Runs `work` over `items` with `concurrency` in flight, in order of the results. */
-async function pool(items, concurrency, work) {
+export async function pool(items, concurrency, work) {
   const results = new Array(items.length);
   let next = 0;
   await Promise.all(

@@ -1,10 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../../src/crypto/password";
-import { insertGrant } from "../../../src/storage/console-grants";
-import { insertPerson } from "../../../src/storage/people";
 import { callTool, openCallers } from "../support/mcp";
-import { HELENA, INES, pageOf, signedIn } from "../support/console";
+import { addPeople, HELENA, INES, pageOf, signedIn, unescaped } from "../support/console";
 
 const BOREAL = { email: "bo@boreal.example", password: "boreal-console-asker" };
 const AURORA_VIEWER = { email: "vic@aurora.example", password: "aurora-console-reader" };
@@ -12,31 +9,17 @@ const AURORA_VIEWER = { email: "vic@aurora.example", password: "aurora-console-r
 const { aurora } = openCallers("aurora");
 
 beforeAll(async () => {
-  const at = new Date().toISOString();
-  const person = async (id: string, organization: string, who: { email: string; password: string }, name: string) =>
-    insertPerson(env.DB, {
-      id,
-      organization_id: organization,
-      email: who.email,
-      password_hash: await hashPassword(who.password, env.PASSWORD_PEPPER),
-      display_name: name,
-      created_at: at,
-    });
-  await env.DB.batch([
-    await person("person-bo", "org-boreal", BOREAL, "Bo"),
-    insertGrant(env.DB, "person-bo", { role: "administrator", entity_id: null }, at),
-    await person("person-vic", "org-aurora", AURORA_VIEWER, "Vic"),
-    insertGrant(env.DB, "person-vic", { role: "viewer", entity_id: "HO-AUR-0001" }, at),
+  await addPeople([
+    { id: "person-bo", organizationId: "org-boreal", ...BOREAL, name: "Bo", grants: [{ role: "administrator", entity_id: null }] },
+    {
+      id: "person-vic",
+      organizationId: "org-aurora",
+      ...AURORA_VIEWER,
+      name: "Vic",
+      grants: [{ role: "viewer", entity_id: "HO-AUR-0001" }],
+    },
   ]);
 });
-
-const decoded = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
 
 /** The ask page's answer: the confidence in words and the FAQs' questions and categories, in order. */
 function answerOf(html: string) {
@@ -47,9 +30,9 @@ function answerOf(html: string) {
   return {
     confidence,
     faqs: listed.map(([, language, question, answer, category]) => ({
-      question: decoded(question!),
-      answer: decoded(answer!),
-      category: decoded(category!),
+      question: unescaped(question!),
+      answer: unescaped(answer!),
+      category: unescaped(category!),
       language,
     })),
   };

@@ -1,34 +1,26 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../../src/crypto/password";
-import { insertGrant } from "../../../src/storage/console-grants";
-import { insertPerson } from "../../../src/storage/people";
 import { adminJson } from "../support/admin";
 import { get } from "../support/content";
 import type { Browser } from "../support/connector";
-import { BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
+import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
 
 const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
 const AURORA_VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
 
 beforeAll(async () => {
-  const at = new Date().toISOString();
-  const person = async (id: string, organization: string, who: { email: string; password: string }, name: string) =>
-    insertPerson(env.DB, {
-      id,
-      organization_id: organization,
-      email: who.email,
-      password_hash: await hashPassword(who.password, env.PASSWORD_PEPPER),
-      display_name: name,
-      created_at: at,
-    });
-  await env.DB.batch([
-    await person("person-bea", "org-boreal", BOREAL, "Bea"),
-    insertGrant(env.DB, "person-bea", { role: "administrator", entity_id: null }, at),
-    await person("person-vera", "org-aurora", AURORA_VIEWER, "Vera"),
-    insertGrant(env.DB, "person-vera", { role: "viewer", entity_id: "HO-AUR" }, at),
-    // A grant outside the organization's scope reaches nothing.
-    insertGrant(env.DB, "person-vera", { role: "editor", entity_id: "HO-BOR-0001" }, at),
+  await addPeople([
+    { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
+    {
+      id: "person-vera",
+      organizationId: "org-aurora",
+      ...AURORA_VIEWER,
+      name: "Vera",
+      // A grant outside the organization's scope reaches nothing.
+      grants: [
+        { role: "viewer", entity_id: "HO-AUR" },
+        { role: "editor", entity_id: "HO-BOR-0001" },
+      ],
+    },
   ]);
 });
 

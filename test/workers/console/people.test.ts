@@ -1,25 +1,13 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../../src/crypto/password";
-import { insertGrant } from "../../../src/storage/console-grants";
-import { insertPerson } from "../../../src/storage/people";
 import { Browser } from "../support/connector";
-import { BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, trySignIn } from "../support/console";
+import { addPeople, BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, trySignIn } from "../support/console";
 
 const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
 
 beforeAll(async () => {
-  const at = new Date().toISOString();
-  await env.DB.batch([
-    insertPerson(env.DB, {
-      id: "person-bea",
-      organization_id: "org-boreal",
-      email: BOREAL.email,
-      password_hash: await hashPassword(BOREAL.password, env.PASSWORD_PEPPER),
-      display_name: "Bea",
-      created_at: at,
-    }),
-    insertGrant(env.DB, "person-bea", { role: "administrator", entity_id: null }, at),
+  await addPeople([
+    { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
   ]);
 });
 

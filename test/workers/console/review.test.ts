@@ -1,27 +1,15 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../../src/crypto/password";
-import { insertGrant } from "../../../src/storage/console-grants";
-import { insertPerson } from "../../../src/storage/people";
 import { Browser } from "../support/connector";
-import { CONSOLE, fieldOf, HELENA, pageOf, signedIn } from "../support/console";
+import { addPeople, CONSOLE, fieldOf, HELENA, pageOf, signedIn } from "../support/console";
 
 /** What a review of the console found, each held by the test that failed before its fix. */
 
 const VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
 
 beforeAll(async () => {
-  const at = new Date().toISOString();
-  await env.DB.batch([
-    insertPerson(env.DB, {
-      id: "person-vera",
-      organization_id: "org-aurora",
-      email: VIEWER.email,
-      password_hash: await hashPassword(VIEWER.password, env.PASSWORD_PEPPER),
-      display_name: "Vera",
-      created_at: at,
-    }),
-    insertGrant(env.DB, "person-vera", { role: "viewer", entity_id: "HO-AUR-0001" }, at),
+  await addPeople([
+    { id: "person-vera", organizationId: "org-aurora", ...VIEWER, name: "Vera", grants: [{ role: "viewer", entity_id: "HO-AUR-0001" }] },
   ]);
 });
 

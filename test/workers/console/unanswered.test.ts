@@ -1,10 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../../src/crypto/password";
-import { insertGrant } from "../../../src/storage/console-grants";
-import { insertPerson } from "../../../src/storage/people";
 import { adminJson } from "../support/admin";
-import { BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
+import { addPeople, BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
 import { callTool, type Caller, openCallers } from "../support/mcp";
 
 /** The questions guests could not get answered, in the console: who sees which, and answering one. */
@@ -31,21 +28,15 @@ const NO_ENTITY = "do you lend telescopes";
 const AT_BOREAL = "is there a zeppelin mooring";
 
 beforeAll(async () => {
-  const at = new Date().toISOString();
-  const person = async (id: string, organization: string, who: { email: string; password: string }, name: string) =>
-    insertPerson(env.DB, {
-      id,
-      organization_id: organization,
-      email: who.email,
-      password_hash: await hashPassword(who.password, env.PASSWORD_PEPPER),
-      display_name: name,
-      created_at: at,
-    });
-  await env.DB.batch([
-    await person("person-bo", "org-boreal", BOREAL, "Bo"),
-    insertGrant(env.DB, "person-bo", { role: "administrator", entity_id: null }, at),
-    await person("person-vito", "org-aurora", AURORA_VIEWER, "Vito"),
-    insertGrant(env.DB, "person-vito", { role: "viewer", entity_id: "HO-AUR-0001" }, at),
+  await addPeople([
+    { id: "person-bo", organizationId: "org-boreal", ...BOREAL, name: "Bo", grants: [{ role: "administrator", entity_id: null }] },
+    {
+      id: "person-vito",
+      organizationId: "org-aurora",
+      ...AURORA_VIEWER,
+      name: "Vito",
+      grants: [{ role: "viewer", entity_id: "HO-AUR-0001" }],
+    },
   ]);
   const asked = [
     await call(aurora, "service_query", { entity: "HO-AUR-0001", question: "Is there a karaoke machine?" }),

@@ -10,16 +10,20 @@ export const INES = { email: "ines@aurora.example", password: "aurora-console-ad
 export const BRUNO = { email: "bruno@aurora.example", password: "aurora-console-brand" };
 export const HELENA = { email: "helena@aurora.example", password: "aurora-console-hotel" };
 
-/** A hidden field's value in a page's first form that has it. */
-export function fieldOf(html: string, name: string): string {
-  const value = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-  if (value === undefined) throw new Error(`no ${name} in page:\n${html.slice(0, 2000)}`);
-  return value
+/** Text as it was before HTML escaped it. */
+export const unescaped = (html: string): string =>
+  html
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
+
+/** A hidden field's value in a page's first form that has it. */
+export function fieldOf(html: string, name: string): string {
+  const value = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+  if (value === undefined) throw new Error(`no ${name} in page:\n${html.slice(0, 2000)}`);
+  return unescaped(value);
 }
 
 /** Posts a web form from `browser`. */
