@@ -5,10 +5,12 @@
 // `npm run bench -- --scale`: search latency through /v1/sse with catalogues of 10,000 to 1,000,000 FAQs.
 // `npm run bench -- --retrieval [--split holdout|tune|all]`: answer quality on the labelled guest questions: the
 // realistic Kestrel hotels first (scripts/lib/guest-bench.mjs), then the demo set (scripts/lib/retrieval-bench.mjs).
+// `npm run bench -- --console`: the content console's FAQ page and a save beside a content GET (also in the default run).
 // `npm run bench -- --sync`: keeping HO-BOR in sync: the brand stream beside SPEC's per-entity fallback (scripts/lib/sync-bench.mjs).
 // Options: --duration S (5 per scenario), --connections N (8), --samples N (200 per latency scenario),
 // --sizes 10000,100000,1000000 (with --scale).
 import autocannon from "autocannon";
+import { consoleClient } from "./lib/console-client.mjs";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     scale: { type: "boolean", default: false },
     retrieval: { type: "boolean", default: false },
     sync: { type: "boolean", default: false },
+    console: { type: "boolean", default: false },
     split: { type: "string", default: "holdout" },
     sizes: { type: "string", default: "10000,100000,1000000" },
   },
@@ -54,7 +57,17 @@ async function measure(name, options, expectStatus = 200) {
 if (values.scale) await scaleBench();
 else if (values.retrieval) await retrieval();
 else if (values.sync) await partnerSync();
+else if (values.console) await consoleOnly();
 else await throughputAndLatency();
+
+async function consoleOnly() {
+  const dev = await startDevServer();
+  try {
+    await consoleCost(dev.origin);
+  } finally {
+    await dev.stop();
+  }
+}
 
 async function partnerSync() {
   const dev = await startDevServer();
@@ -159,6 +172,7 @@ async function throughputAndLatency() {
       );
     }
     await questionLengthCost(dev.origin);
+    await consoleCost(dev.origin);
   } finally {
     await Promise.all([bare.stop(), dev.stop()]);
   }
@@ -259,6 +273,26 @@ async function questionLengthCost(origin) {
   for (const row of rows)
     console.log(`| ${row.name} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.p50 / short.p50).toFixed(2)} |`);
   console.log("\nTargets: a 32-word question at most 3 times a one-word question; a batch of 50 at most 20 times.");
+}
+
+/** The console's page of a hotel's FAQs and a save of one FAQ, each beside a content GET of the same hotel, taking turns. */
+async function consoleCost(origin) {
+  const helena = await consoleClient(origin, "helena@aurora.example", "aurora-console-hotel");
+  const save = await helena.alternatingSave("HO-AUR-0001", 1);
+  const feed = () => fetch(`${origin}/api/v3/content/HO-AUR-0001/faq.json`, { headers: KEY });
+  const [pageRow, saveRow, feedRow] = await latencies([
+    {
+      name: "console: HO-AUR-0001's FAQ page (signed in, translations side by side)",
+      send: () => helena.get("/console/entities/HO-AUR-0001"),
+    },
+    { name: "console: save FAQ 1 of HO-AUR-0001 (a write, audited; 303)", send: save },
+    { name: "content GET: FAQ feed HO-AUR-0001", send: feed },
+  ]);
+  console.log(`\nThe content console beside a content GET of the same hotel, ${samples} samples each\n`);
+  console.log("| request | p50 ms | p99 ms | bytes | p50 vs content GET |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const row of [pageRow, saveRow, feedRow])
+    console.log(`| ${row.name} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.bytes} | ${(row.p50 / feedRow.p50).toFixed(2)} |`);
 }
 
 /**
