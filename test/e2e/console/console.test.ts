@@ -236,10 +236,11 @@ describe("content console, end to end", () => {
       expect(exported.status()).toBe(200);
       const sheet = Papa.parse<Record<string, string>>(await exported.text(), { header: true, skipEmptyLines: true });
       const own = sheet.data.filter((row) => row.language === "");
-      const last = own[own.length - 1].question;
+      const last = own.at(-1)!.question;
       // The last FAQ (and its translations) left out, the first one's answer changed, one FAQ added.
       const rows = sheet.data.filter((row) => row.question !== last && row.source !== last);
-      rows[0] = { ...rows[0], answer: `${rows[0].answer} Ask at the front desk for a map.` };
+      const first = rows[0]!;
+      rows[0] = { ...first, answer: `${first.answer} Ask at the front desk for a map.` };
       rows.push({
         ...rows[0],
         position: "",
