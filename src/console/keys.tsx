@@ -57,6 +57,36 @@ const keyState = (key: ApiKeyListing) =>
       ? `Stopped working on ${key.expires_at.slice(0, 10)}`
       : "Working";
 
+/** A key's terms as a form's fields: its limit per hour and the day it stops working. */
+const TermsFields = ({
+  hourlyLimit,
+  expiresOn,
+  problems,
+}: {
+  hourlyLimit: string;
+  expiresOn: string;
+  problems: Record<string, string>;
+}) => (
+  <>
+    <Field
+      id="hourlyLimit"
+      label="Limit per hour"
+      inputmode="numeric"
+      required
+      value={hourlyLimit}
+      problem={problems.hourlyLimit}
+      autocomplete="off"
+    />
+    <Field
+      id="expiresOn"
+      label="Stops working on (day, UTC; leave empty for never)"
+      type="date"
+      value={expiresOn}
+      problem={problems.expiresAt}
+    />
+  </>
+);
+
 /** The access page's section: the keys with their use this hour, and the form that issues one. */
 export const KeysSection = ({
   viewer,
@@ -107,22 +137,7 @@ export const KeysSection = ({
     <form method="post" action="/console/access/keys">
       <Csrf token={viewer.csrf} />
       <Field id="partner" label="Partner's name" required value={values.partner} problem={problems.partner} autocomplete="off" />
-      <Field
-        id="hourlyLimit"
-        label="Limit per hour"
-        inputmode="numeric"
-        required
-        value={values.hourlyLimit}
-        problem={problems.hourlyLimit}
-        autocomplete="off"
-      />
-      <Field
-        id="expiresOn"
-        label="Stops working on (day, UTC; leave empty for never)"
-        type="date"
-        value={values.expiresOn}
-        problem={problems.expiresAt}
-      />
+      <TermsFields hourlyLimit={values.hourlyLimit} expiresOn={values.expiresOn} problems={problems} />
       {problems.form && (
         <p class="notice error" role="alert">
           {problems.form}
@@ -193,21 +208,10 @@ const keyPage = ({
         <h2>Change its terms</h2>
         <form method="post" action={`/console/access/keys/${key.id}`}>
           <Csrf token={viewer.csrf} />
-          <Field
-            id="hourlyLimit"
-            label="Limit per hour"
-            inputmode="numeric"
-            required
-            value={values?.hourlyLimit ?? String(key.hourly_limit)}
-            problem={problems.hourlyLimit}
-            autocomplete="off"
-          />
-          <Field
-            id="expiresOn"
-            label="Stops working on (day, UTC; leave empty for never)"
-            type="date"
-            value={values?.expiresOn ?? key.expires_at?.slice(0, 10) ?? ""}
-            problem={problems.expiresAt}
+          <TermsFields
+            hourlyLimit={values?.hourlyLimit ?? String(key.hourly_limit)}
+            expiresOn={values?.expiresOn ?? key.expires_at?.slice(0, 10) ?? ""}
+            problems={problems}
           />
           <button class="primary" type="submit">
             Save the terms
