@@ -183,6 +183,7 @@ describe("content console, end to end", () => {
       await row.getByRole("link", { name: /Answer it/ }).click();
       await page.waitForURL((url) => url.pathname === "/console/entities/HO-AUR-0001/faqs/new");
       expect(await page.inputValue("#question")).toMatch(/^Is there a piano in the lobby that guests may play\??$/);
+      expect(await accessibilityProblems(page, "add")).toEqual([]);
       await page.fill("#answer", "Yes: the grand piano in the lobby is yours to play from 10:00 to 20:00.");
       await page.fill("#category", "Facilities");
       await page.getByRole("button", { name: "Add the FAQ" }).click();
@@ -222,8 +223,46 @@ describe("content console, end to end", () => {
       expect(links).toEqual(["/console/entities/HO-AUR-0002"]);
       const other = await rita.page.goto(`${server.origin}/console/entities/HO-AUR-0001`);
       expect(other?.status()).toBe(404);
+      expect(await accessibilityProblems(rita.page, "not-found")).toEqual([]);
+
+      // Her first password came from someone else: she chooses her own.
+      await rita.page.getByRole("link", { name: "Your password" }).click();
+      await rita.page.waitForURL((url) => url.pathname === "/console/password");
+      expect(await accessibilityProblems(rita.page, "password")).toEqual([]);
+      await rita.page.fill("#current", "rita-first-password");
+      await rita.page.fill("#next", "rita-own-password");
+      await rita.page.fill("#repeated", "rita-own-password");
+      await rita.page.getByRole("button", { name: "Change my password" }).click();
+      await rita.page.waitForSelector("text=Your password was changed.");
     } finally {
       await rita.context.close();
+    }
+  });
+
+  it("a second save of the same FAQ is refused with what changed, and a file with problems lists them all", async () => {
+    const { context, page } = await signedInPage("bruno@aurora.example", "aurora-console-brand");
+    try {
+      const edit = `${server.origin}/console/entities/HO-AUR-0004/faqs/2`;
+      const other = await context.newPage();
+      await Promise.all([page.goto(edit), other.goto(edit)]);
+      await page.fill("#answer", "Changed in the first tab.");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.waitForURL((url) => url.searchParams.get("done") === "replace");
+      await other.fill("#answer", "Changed in the second tab.");
+      await other.getByRole("button", { name: "Save" }).click();
+      await other.waitForSelector("text=Changed in the first tab.");
+      expect(await accessibilityProblems(other, "conflict")).toEqual([]);
+
+      await page.goto(`${server.origin}/console/import`);
+      const file = join(uploads, "problems.csv");
+      writeFileSync(file, "entity,category,question,answer\nHO-AUR-0004,,Is there a pool?,\nHO-AUR-0004,Wellness,,Yes.\n");
+      await page.setInputFiles("#file", file);
+      await page.getByRole("button", { name: "Check the file" }).click();
+      await page.waitForSelector("tr.problem");
+      expect(await page.locator("tr.problem").count()).toBeGreaterThanOrEqual(3);
+      expect(await accessibilityProblems(page, "import-problems")).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 
