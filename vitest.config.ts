@@ -45,8 +45,8 @@ export default defineConfig({
   test: {
     // Vitest's default leaves one CPU free, which on a two-CPU machine runs every file one after another. A workers
     // file's time is mostly its own workerd starting and an end-to-end file's mostly waiting for its `npm run dev`,
-    // so one file more than there are CPUs keeps them busy; the projects share these slots.
-    maxWorkers: availableParallelism() + 1,
+    // so two files more than there are CPUs keep them busy; the projects share these slots.
+    maxWorkers: availableParallelism() + 2,
     projects: [
       {
         plugins: [cloudflareTest(({ inject }) => runtime({ TEST_WEBHOOK_RECEIVER: inject<string>("webhookReceiver") }))],
