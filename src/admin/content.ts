@@ -1,7 +1,6 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { planImport } from "../catalogue/apply";
 import { rejectedPlan, type ContentPlan, type StagedRecord } from "../catalogue/plan";
-import { applyImport, previewImport } from "../catalogue/content-import";
+import { applyImport, previewImport, type ImportPreview } from "../catalogue/content-import";
 import { csvRecords, parseCsv, withRosters } from "../catalogue/csv";
 import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
 import { forgetContentVersion } from "../catalogue/snapshot";
@@ -125,10 +124,12 @@ function planView(importId: string, rows: number, plan: Pick<ContentPlan, "error
 export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
   /** The import's plan from its staged rows and what is stored now. */
   // The valid rows are planned even beside invalid ones, so one plan reports every problem of the file.
-  async function planOf(db: D1Database, importId: string): Promise<ContentPlan> {
+  /** What committing the staged rows would do (the console's import path), and every problem of the rows. */
+  async function previewOf(db: D1Database, importId: string): Promise<{ preview: ImportPreview; plan: ContentPlan; errors: RowError[] }> {
     const staged = readStaged(await stagedRows(db, importId));
-    const plan = await planImport(db, staged.records);
-    return staged.errors.length > 0 ? rejectedPlan([...staged.errors, ...plan.errors]) : plan;
+    const preview = await previewImport(db, staged.records);
+    const errors = [...staged.errors, ...preview.plan.errors];
+    return { preview, plan: staged.errors.length > 0 ? rejectedPlan(errors) : preview.plan, errors };
   }
 
   const imports = resource(app, {
@@ -227,7 +228,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       description: "The plan; `valid` false lists every problem.",
       schema: ImportPlan,
     },
-    async (c, found) => planView(found.id, found.rows, await planOf(c.env.DB, found.id)),
+    async (c, found) => planView(found.id, found.rows, (await previewOf(c.env.DB, found.id)).plan),
   );
 
   imports.on(
@@ -241,10 +242,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
     async (c, found) => {
       if (found.rows === 0) return adminError(c, 400, "The import holds no rows; upload some first.");
       const db = c.env.DB;
-      const staged = readStaged(await stagedRows(db, found.id));
-      // The console's import path: the same plan, and an audit row per entity with its FAQs before and after.
-      const preview = await previewImport(db, staged.records);
-      const errors = [...staged.errors, ...preview.plan.errors];
+      const { preview, errors } = await previewOf(db, found.id);
       if (errors.length > 0) {
         return adminError(c, 400, `The import has ${problems(errors.length)}; nothing was applied.`, errors.slice(0, MAX_ERRORS_SHOWN));
       }
