@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminJson } from "../support/admin";
 import type { Browser } from "../support/connector";
-import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
+import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, upload } from "../support/console";
 
 const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
 
@@ -10,15 +10,6 @@ beforeAll(async () => {
     { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
   ]);
 });
-
-/** Uploads `text` as file `name` from the import page; the answer. */
-async function upload(browser: Browser, name: string, text: string): Promise<Response> {
-  const csrf = fieldOf(await pageOf(browser, "/import"), "csrf");
-  const form = new FormData();
-  form.set("csrf", csrf);
-  form.set("file", new File([text], name, { type: "text/plain" }));
-  return browser.request(`${CONSOLE}/import`, { method: "POST", body: form });
-}
 
 async function exported(browser: Browser, scope: string, format: string): Promise<string> {
   const res = await browser.request(`${CONSOLE}/export?scope=${scope}&format=${format}`);

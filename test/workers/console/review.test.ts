@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Browser } from "../support/connector";
-import { addPeople, CONSOLE, fieldOf, HELENA, pageOf, signedIn } from "../support/console";
+import { addPeople, CONSOLE, fieldOf, HELENA, pageOf, signedIn, upload } from "../support/console";
 
 /** What a review of the console found, each held by the test that failed before its fix. */
 
@@ -12,14 +11,6 @@ beforeAll(async () => {
     { id: "person-vera", organizationId: "org-aurora", ...VIEWER, name: "Vera", grants: [{ role: "viewer", entity_id: "HO-AUR-0001" }] },
   ]);
 });
-
-async function upload(browser: Browser, name: string, text: string): Promise<Response> {
-  const csrf = fieldOf(await pageOf(browser, "/import"), "csrf");
-  const form = new FormData();
-  form.set("csrf", csrf);
-  form.set("file", new File([text], name, { type: "text/plain" }));
-  return browser.request(`${CONSOLE}/import`, { method: "POST", body: form });
-}
 
 describe("the console's review", () => {
   it("takes a disabled person's session for nothing, even one a disable did not end", async () => {

@@ -75,3 +75,12 @@ export async function addPeople(
   );
   await env.DB.batch(statements.flat());
 }
+
+/** Uploads `text` as file `name` from the import page; the answer. */
+export async function upload(browser: Browser, name: string, text: string): Promise<Response> {
+  const csrf = fieldOf(await pageOf(browser, "/import"), "csrf");
+  const form = new FormData();
+  form.set("csrf", csrf);
+  form.set("file", new File([text], name, { type: "text/plain" }));
+  return browser.request(`${CONSOLE}/import`, { method: "POST", body: form });
+}
