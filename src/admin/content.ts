@@ -1,7 +1,9 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { rejectedPlan, type ContentPlan, type StagedRecord } from "../catalogue/plan";
 import { applyImport, previewImport, type ImportPreview } from "../catalogue/content-import";
-import { csvRecords, parseCsv, withRosters } from "../catalogue/csv";
+import { readContentFile } from "../catalogue/content-files";
+import { withRosters } from "../catalogue/csv";
+import { withUnlisted } from "../catalogue/file-bounds";
 import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
 import { forgetContentVersion } from "../catalogue/snapshot";
 import { randomId } from "../crypto/random";
@@ -197,9 +199,8 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     async (c, found, { body }) => {
       const db = c.env.DB;
-      const parsed = parseCsv(body.csv);
-      const built = await csvRecords(db, parsed.lists);
-      const invalid = [...parsed.errors, ...built.errors].sort((a, b) => a.line - b.line);
+      const read = await readContentFile(db, body.csv, "csv");
+      const invalid = withUnlisted(read);
       // A file with problems keeps only them, one row per line, so the plan and commit report all of them.
       const rows: StagedRow[] =
         invalid.length > 0
@@ -209,7 +210,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
               record: "null",
               errors: JSON.stringify(errors),
             }))
-          : (await withRosters(db, built.records)).map(({ line, record }) => ({
+          : (await withRosters(db, read.records)).map(({ line, record }) => ({
               line,
               entity_id: record.id,
               record: JSON.stringify(record),

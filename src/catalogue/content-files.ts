@@ -1,6 +1,7 @@
 import { faqsOfEntities, localizedFaqs } from "../storage/faqs";
 import type { EntityRow } from "../storage/entities";
 import { csvRecords, inStoredOrder, parseCsv, serializeCsv } from "./csv";
+import { FILE_BOUNDS, ProblemList, tooManyRecords } from "./file-bounds";
 import type { StagedRecord } from "./plan";
 import { parseRecord, toRecord, type ContentRecord, type RowError } from "./records";
 
@@ -22,46 +23,83 @@ export function formatOf(name: string, text: string): ContentFormat {
   return start.startsWith("[") ? "json" : start.startsWith("{") ? "ndjson" : "csv";
 }
 
-/** The import records of a file, or every problem of it. CSV needs the stored entities its rows name. */
+/** The records a file gives, or its problems: the first FILE_BOUNDS.problems listed, `more` counting the rest. */
+export interface ContentFileRead {
+  records: StagedRecord[];
+  errors: RowError[];
+  more: number;
+}
+
+/** The non-blank lines of an NDJSON text, or null past `max` of them, counted before any is split off or parsed. */
+function ndjsonLines(text: string, max: number): { line: number; raw: string }[] | null {
+  const lines: { line: number; raw: string }[] = [];
+  let start = 0;
+  for (let line = 1; start <= text.length; line += 1) {
+    const end = text.indexOf("\n", start);
+    const raw = text.slice(start, end === -1 ? text.length : end);
+    if (raw.trim() !== "") {
+      if (lines.length === max) return null;
+      lines.push({ line, raw });
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+/**
+ * The import records of a file, or every problem of it, bounded before anything is compared (file-bounds.ts). CSV
+ * names stored entities: `mayChange` says which of them the reader may change, and the others are answered as
+ * missing (csv.ts).
+ */
 export async function readContentFile(
   db: D1Database,
   text: string,
   format: ContentFormat,
-): Promise<{ records: StagedRecord[]; errors: RowError[] }> {
+  mayChange?: (entity: EntityRow) => boolean,
+): Promise<ContentFileRead> {
+  const problems = new ProblemList();
   if (format === "csv") {
     const parsed = parseCsv(text);
-    const built = await csvRecords(db, parsed.lists);
-    return { records: built.records, errors: [...parsed.errors, ...built.errors].sort((a, b) => a.line - b.line) };
+    problems.addAll(parsed.errors);
+    const built = await csvRecords(db, parsed.lists, mayChange);
+    problems.addAll(built.errors);
+    return { records: built.records, ...problems.result() };
   }
   const rows: { line: number; value: unknown }[] = [];
-  const errors: RowError[] = [];
   if (format === "ndjson") {
-    text.split("\n").forEach((raw, index) => {
-      if (raw.trim() === "") return;
+    const lines = ndjsonLines(text, FILE_BOUNDS.records);
+    if (lines === null) return { records: [], errors: [tooManyRecords("records (lines)")], more: 0 };
+    for (const { line, raw } of lines) {
       try {
-        rows.push({ line: index + 1, value: JSON.parse(raw) });
+        rows.push({ line, value: JSON.parse(raw) });
       } catch {
-        errors.push({ line: index + 1, field: "(record)", message: "is not a JSON record: check its quotes, commas and braces" });
+        problems.add({ line, field: "(record)", message: "is not a JSON record: check its quotes, commas and braces" });
       }
-    });
+    }
   } else {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { records: [], errors: [{ line: 1, field: "(file)", message: "is not JSON: check its quotes, commas and brackets" }] };
+      return {
+        records: [],
+        errors: [{ line: 1, field: "(file)", message: "is not JSON: check its quotes, commas and brackets" }],
+        more: 0,
+      };
     }
     if (!Array.isArray(parsed))
-      return { records: [], errors: [{ line: 1, field: "(file)", message: "must be a list of records: [ {…}, {…} ]" }] };
+      return { records: [], errors: [{ line: 1, field: "(file)", message: "must be a list of records: [ {…}, {…} ]" }], more: 0 };
+    if (parsed.length > FILE_BOUNDS.records) return { records: [], errors: [tooManyRecords("records")], more: 0 };
     parsed.forEach((value: unknown, index) => rows.push({ line: index + 1, value }));
   }
   const records: StagedRecord[] = [];
   for (const { line, value } of rows) {
     const parsed = parseRecord(line, value);
     if ("record" in parsed) records.push({ line, record: parsed.record });
-    else errors.push(...parsed.errors);
+    else problems.addAll(parsed.errors);
   }
-  return { records, errors };
+  return { records, ...problems.result() };
 }
 
 /** Stored entities as records, in the order given, each with its FAQs and translations. */

@@ -1,9 +1,10 @@
 import Papa from "papaparse";
 import { z } from "@hono/zod-openapi";
-import { entitiesByIdOrBrand, findEntity } from "../storage/entities";
+import { entitiesByIdOrBrand, type EntityRow } from "../storage/entities";
 import { faqsOfEntities, localizedFaqs, type StoredFaq } from "../storage/faqs";
+import { FILE_BOUNDS, tooManyRecords, tooManyRows } from "./file-bounds";
 import type { StagedRecord } from "./plan";
-import { parseRecord, toRecord, type ContentRecord, type RowError } from "./records";
+import { MAX_FAQS, MAX_LANGUAGES, parseRecord, toRecord, type ContentRecord, type RowError } from "./records";
 
 /**
  * Content as CSV: one FAQ a row, for a content team's spreadsheet. A row of the entity's default language has
@@ -60,7 +61,13 @@ function rowsOf(file: string): { header: string[]; rows: { line: number; cells: 
   };
   Papa.parse<string[]>(text, {
     skipEmptyLines: "greedy",
-    step: (result) => {
+    step: (result, parser) => {
+      // The header and FILE_BOUNDS.csvRows rows; one more says the file is too long, and reading stops there.
+      if (cells.length > FILE_BOUNDS.csvRows) {
+        errors.push(tooManyRows());
+        parser.abort();
+        return;
+      }
       // The cursor is where the row ends; it starts after the previous row's end and any blank lines.
       const start = cursor;
       cursor = result.meta.cursor;
@@ -110,6 +117,13 @@ export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[
   });
   if (errors.some((error) => error.line === 1)) return { lists: [], errors };
   const lists = new Map<string, CsvFaqList & { positions: Map<number, number>; ordered: { position: number | null; index: number }[] }>();
+  // Lists longer than an entity may hold are said once and read no further, so no entity's rows grow past the bounds.
+  const full = new Set<string>();
+  const overflow = (key: string, error: RowError) => {
+    if (!full.has(key)) errors.push(error);
+    full.add(key);
+  };
+  const languagesOf = new Map<string, Map<string, number>>();
   for (const { line, cells } of rows) {
     if (cells.length !== header.length) continue; // reported by the parser
     const row: CsvRow = CsvRow.parse(
@@ -123,12 +137,45 @@ export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[
     const entityId = row.entity.trim();
     let list = lists.get(entityId);
     if (!list) {
+      if (lists.size === FILE_BOUNDS.records) {
+        overflow("(file)", { ...tooManyRecords("brands, hotels or pages"), line });
+        continue;
+      }
       list = { entityId, line, faqs: [], translations: [], positions: new Map(), ordered: [] };
       lists.set(entityId, list);
     }
-    if (row.language.trim() !== "") {
+    const language = row.language.trim();
+    if (language !== "") {
       if (row.source.trim() === "") problem("source", "is empty: a translation row names the question it translates");
-      list.translations.push({ line, language: row.language.trim(), source: row.source, question: row.question, answer: row.answer });
+      const counts = languagesOf.get(entityId) ?? new Map<string, number>();
+      languagesOf.set(entityId, counts);
+      const inLanguage = counts.get(language) ?? 0;
+      if (inLanguage === 0 && counts.size === MAX_LANGUAGES) {
+        overflow(`${entityId}\nlanguages`, {
+          line,
+          field: "language",
+          message: `${entityId} has more than ${MAX_LANGUAGES} languages: an entity holds at most ${MAX_LANGUAGES}`,
+        });
+        continue;
+      }
+      if (inLanguage === MAX_FAQS) {
+        overflow(`${entityId}\n${language}`, {
+          line,
+          field: "language",
+          message: `${entityId} has more than ${MAX_FAQS} FAQs in ${language}: an entity holds at most ${MAX_FAQS}`,
+        });
+        continue;
+      }
+      counts.set(language, inLanguage + 1);
+      list.translations.push({ line, language, source: row.source, question: row.question, answer: row.answer });
+      continue;
+    }
+    if (list.faqs.length === MAX_FAQS) {
+      overflow(`${entityId}\nfaqs`, {
+        line,
+        field: "entity",
+        message: `${entityId} has more than ${MAX_FAQS} FAQs: an entity holds at most ${MAX_FAQS}`,
+      });
       continue;
     }
     if (row.source.trim() !== "") problem("language", "is empty: a row with a source is a translation, and needs its language");
@@ -168,34 +215,54 @@ const COLUMN_OF: Record<string, Column> = {
 /**
  * The import records of CSV FAQ lists: each stored entity's record with its FAQs and translations those of the
  * file, and every problem by CSV line and column (an entity not stored, or any problem of the record's FAQs).
+ * `mayChange` says which stored entities the reader may change: one it may not is answered exactly as one that is
+ * not stored, and nothing of it is read beyond its row, so the answer tells nothing of other organizations' content.
  */
-export async function csvRecords(db: D1Database, lists: CsvFaqList[]): Promise<{ records: StagedRecord[]; errors: RowError[] }> {
+export async function csvRecords(
+  db: D1Database,
+  lists: CsvFaqList[],
+  mayChange: (entity: EntityRow) => boolean = () => true,
+): Promise<{ records: StagedRecord[]; errors: RowError[] }> {
   const records: StagedRecord[] = [];
   const errors: RowError[] = [];
+  const found = new Map(
+    (
+      await entitiesByIdOrBrand(
+        db,
+        lists.map((list) => list.entityId),
+        [],
+      )
+    )
+      .filter(mayChange)
+      .map((entity) => [entity.id, entity]),
+  );
+  const storedRows = Map.groupBy(inStoredOrder(await faqsOfEntities(db, [...found.keys()])), (row) => row.entity_id);
   for (const list of lists) {
-    const entity = await findEntity(db, list.entityId);
+    const entity = found.get(list.entityId);
     if (!entity) {
       errors.push({
         line: list.line,
         field: "entity",
-        message: `no brand, hotel or page ${list.entityId} is stored; a CSV file changes the FAQs of stored ones only`,
+        message: `no brand, hotel or page ${list.entityId} that you may change is stored; a CSV file changes the FAQs of stored ones only`,
       });
       continue;
     }
-    const stored = toRecord(entity, localizedFaqs(inStoredOrder(await faqsOfEntities(db, [entity.id]))));
-    const languages = [...new Set(list.translations.map((t) => t.language))];
+    const stored = toRecord(entity, localizedFaqs(storedRows.get(entity.id) ?? []));
+    const byLanguage = Map.groupBy(list.translations, (t) => t.language);
     const names = new Map((stored.translations ?? []).map((t) => [t.language, t.name]));
     const translationLines: number[][] = [];
-    const translations = [...new Set([...languages, ...[...names.keys()].filter((l) => names.get(l) !== undefined)])].map((language) => {
-      const rows = list.translations.filter((t) => t.language === language);
-      translationLines.push(rows.map((t) => t.line));
-      const name = names.get(language);
-      return {
-        language,
-        ...(name === undefined ? {} : { name }),
-        ...(rows.length > 0 ? { faqs: rows.map(({ source, question, answer }) => ({ source, question, answer })) } : {}),
-      };
-    });
+    const translations = [...new Set([...byLanguage.keys(), ...[...names.keys()].filter((l) => names.get(l) !== undefined)])].map(
+      (language) => {
+        const rows = byLanguage.get(language) ?? [];
+        translationLines.push(rows.map((t) => t.line));
+        const name = names.get(language);
+        return {
+          language,
+          ...(name === undefined ? {} : { name }),
+          ...(rows.length > 0 ? { faqs: rows.map(({ source, question, answer }) => ({ source, question, answer })) } : {}),
+        };
+      },
+    );
     const record = {
       ...stored,
       faqs: list.faqs.map(({ category, question, answer }) => ({ category, question, answer })),

@@ -29,6 +29,10 @@ const faqText = (max: number) =>
 export const MAX_QUESTION_LENGTH = 1_000;
 export const MAX_ANSWER_LENGTH = 10_000;
 export const MAX_CATEGORY_LENGTH = 100;
+/** FAQs an entity holds, in its default language or any other. */
+export const MAX_FAQS = 500;
+/** Other languages an entity is translated into. */
+export const MAX_LANGUAGES = 100;
 const Question = faqText(MAX_QUESTION_LENGTH);
 const Answer = faqText(MAX_ANSWER_LENGTH);
 
@@ -104,7 +108,7 @@ export const TranslationRecord = z
     name: Name.optional().openapi({ description: "The entity's name in this language, where it differs." }),
     faqs: z
       .array(FaqTranslationRecord)
-      .max(500)
+      .max(MAX_FAQS)
       .optional()
       .openapi({ description: "Translated FAQs; one without a translation is served in the default language." }),
   })
@@ -123,10 +127,10 @@ const common = {
     description:
       "When the entity last changed (FAQPage dateModified). Used when the entity is added; a change sets the time of the import.",
   }),
-  faqs: z.array(FaqRecord).max(500).default([]).openapi({ description: "The entity's FAQs in order; they replace the stored ones." }),
+  faqs: z.array(FaqRecord).max(MAX_FAQS).default([]).openapi({ description: "The entity's FAQs in order; they replace the stored ones." }),
   translations: z
     .array(TranslationRecord)
-    .max(100)
+    .max(MAX_LANGUAGES)
     .optional()
     .openapi({ description: "The entity in other languages, one entry per language; they replace the stored ones." }),
 };
@@ -169,7 +173,10 @@ function translationProblems(record: LooseRecord): Problem[] {
   const ownLanguage = record.defaultLanguage ?? DEFAULT_CONTENT_LANGUAGE;
   const sources = new Map<string, number[]>();
   record.faqs.forEach(({ question }, index) => {
-    if (question !== undefined) sources.set(question, [...(sources.get(question) ?? []), index]);
+    if (question === undefined) return;
+    const found = sources.get(question);
+    if (found) found.push(index);
+    else sources.set(question, [index]);
   });
   const languages = new Map<string, number>();
   record.translations.forEach((translation, t) => {
@@ -339,10 +346,36 @@ export const RowError = z
   .openapi("RowError");
 export type RowError = z.infer<typeof RowError>;
 
+/** A list longer than an entity may hold, as a problem of its own. */
+const tooLong = (line: number, field: string, what: string, max: number): RowError => ({
+  line,
+  field,
+  message: `has more than ${count(max)} ${what}: an entity holds at most ${count(max)}`,
+});
+
+/**
+ * The lists of a row longer than an entity may hold, found from their lengths alone: a row that has any is not
+ * validated further, so its size, not its repetitions, bounds what checking it costs.
+ */
+function oversizedLists(line: number, value: unknown): RowError[] {
+  const record = fieldsOf(value);
+  const problems: RowError[] = [];
+  if (listOf(record.faqs).length > MAX_FAQS) problems.push(tooLong(line, "faqs", "FAQs", MAX_FAQS));
+  const translations = listOf(record.translations);
+  if (translations.length > MAX_LANGUAGES) problems.push(tooLong(line, "translations", "languages", MAX_LANGUAGES));
+  translations.slice(0, MAX_LANGUAGES).forEach((translation, t) => {
+    if (listOf(fieldsOf(translation).faqs).length > MAX_FAQS)
+      problems.push(tooLong(line, `translations.${t}.faqs`, "translated FAQs", MAX_FAQS));
+  });
+  return problems;
+}
+
 /** Validates one row; the errors name the field of each problem. */
 // Every problem of the row at once: the shape of every field (of any kind's fields when `kind` itself is wrong)
 // and the checks across fields, whatever else is wrong, so a file is fixed in one go rather than one problem a run.
 export function parseRecord(line: number, value: unknown): { record: ContentRecord } | { errors: RowError[] } {
+  const oversized = oversizedLists(line, value);
+  if (oversized.length > 0) return { errors: oversized };
   const parsed = ContentRecord.safeParse(value, { error: plainWords });
   if (parsed.success) return { record: parsed.data };
   const kind = fieldsOf(value).kind;

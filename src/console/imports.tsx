@@ -5,7 +5,7 @@ import type { StagedRecord } from "../catalogue/plan";
 import type { RowError } from "../catalogue/records";
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
-import { entitiesWithin, findEntity, type EntityRow } from "../storage/entities";
+import { entitiesByIdOrBrand, entitiesWithin, type EntityRow } from "../storage/entities";
 import type { PersonRow } from "../storage/people";
 import { reachOf, roleOn, type ConsoleAccess } from "./access";
 import { page, problem as problemAnswer } from "./answers";
@@ -66,9 +66,11 @@ const uploadPage = (viewer: Viewer) => (
   </Page>
 );
 
-const problemsPage = (viewer: Viewer, errors: RowError[]) => (
+const problemCount = (n: number) => (n === 1 ? "1 problem" : `${n.toLocaleString("en")} problems`);
+
+const problemsPage = (viewer: Viewer, errors: RowError[], more = 0) => (
   <Page title="The file has problems" viewer={viewer}>
-    <h1>Nothing was imported: the file has {errors.length === 1 ? "1 problem" : `${errors.length} problems`}</h1>
+    <h1>Nothing was imported: the file has {problemCount(errors.length + more)}</h1>
     <p class="notice error" role="alert">
       Fix every problem below in the file, then upload it again.
     </p>
@@ -92,6 +94,11 @@ const problemsPage = (viewer: Viewer, errors: RowError[]) => (
         ))}
       </tbody>
     </table>
+    {more > 0 && (
+      <p id="more-problems">
+        …and {problemCount(more).replace("problem", "more problem")}: fix these, then upload the file again to see the rest.
+      </p>
+    )}
     <p>
       <a href="/console/import">Upload a file again</a>
     </p>
@@ -153,8 +160,17 @@ const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) =>
 async function outOfReach(c: ImportContext, records: StagedRecord[]): Promise<RowError[]> {
   const access = c.get("access");
   const refused: RowError[] = [];
+  const found = new Map(
+    (
+      await entitiesByIdOrBrand(
+        c.env.DB,
+        records.map(({ record }) => record.id),
+        [],
+      )
+    ).map((entity) => [entity.id, entity]),
+  );
   for (const { line, record } of records) {
-    const stored = await findEntity(c.env.DB, record.id);
+    const stored = found.get(record.id) ?? null;
     const target: Pick<EntityRow, "id" | "brand_id"> = stored ?? {
       id: record.id,
       brand_id: record.kind === "property" ? record.brandId : null,
@@ -177,7 +193,8 @@ type Read = { preview: ImportPreview } | { response: Response };
 /** Reads, checks and plans an uploaded file's text, or the page that refuses it. */
 async function planned(c: ImportContext, text: string, format: ContentFormat): Promise<Read> {
   const viewer = c.get("viewer");
-  const read = await readContentFile(c.env.DB, text, format);
+  const access = c.get("access");
+  const read = await readContentFile(c.env.DB, text, format, (entity) => roleOn(access, entity) === "editor");
   if (read.records.length === 0 && read.errors.length === 0) {
     return { response: await problem(c, 400, "The file is empty", "The file holds no FAQs. Nothing was imported.") };
   }
@@ -192,7 +209,7 @@ async function planned(c: ImportContext, text: string, format: ContentFormat): P
       ),
     };
   }
-  if (read.errors.length > 0) return { response: await page(render(problemsPage(viewer, read.errors)), 400) };
+  if (read.errors.length > 0) return { response: await page(render(problemsPage(viewer, read.errors, read.more)), 400) };
   const preview = await previewImport(c.env.DB, read.records, { faqListsOnly: format === "csv" });
   if (preview.plan.errors.length > 0) return { response: await page(render(problemsPage(viewer, preview.plan.errors)), 400) };
   return { preview };
