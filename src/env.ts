@@ -43,6 +43,15 @@ export interface Env {
   TOKEN_FAILURES_PER_CLIENT_ADDRESS?: string;
   AUTHORIZE_REQUESTS_PER_ADDRESS?: string;
   REGISTRATIONS_PER_ADDRESS?: string;
+  /** Failed password sign-ins from one address an hour before it must wait (default 50). */
+  SIGN_IN_FAILURES_PER_ADDRESS?: string;
+  /** Failed password sign-ins of one account from anywhere an hour before it must wait (default 100). */
+  SIGN_IN_FAILURES_PER_ACCOUNT?: string;
+  /**
+   * The request header that carries the caller's address for per-address limits: CF-Connecting-IP (the default),
+   * which Cloudflare's edge sets and overwrites; "none" where no proxy sets one, so every caller shares one address.
+   */
+  CLIENT_ADDRESS_HEADER?: string;
   SERVICE_NAME?: string;
   SERVICE_LOGO_URL?: string;
   SUPPORT_URL?: string;

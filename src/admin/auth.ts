@@ -27,7 +27,7 @@ export const adminAuth = createMiddleware<AdminEnv>(async (c, next) => {
   }
   const header = c.req.header("Authorization");
   const presented = /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
-  const address = callerAddress(c.req.raw);
+  const address = callerAddress(c.req.raw, c.env);
   const failures = rateCounter(c.env, `admin-login-failures:${address}`);
   if (presented && (await constantTimeEqual(presented, expected))) {
     // Checked for the right token too: an address past the limit must not learn that a guess was right.

@@ -55,7 +55,7 @@ passwordRoutes.post("/console/password", async (c) => {
     current: form.get("current") ?? "",
     next: form.get("next") ?? "",
     repeated: form.get("repeated") ?? "",
-    address: callerAddress(c.req.raw),
+    address: callerAddress(c.req.raw, c.env),
     keptSessionHash: await sessionHash(c.get("token")),
   });
   const again = (status: number, problems: Record<string, string>, headers?: Headers) =>

@@ -163,7 +163,7 @@ consoleRoutes.post("/console/sign-in", async (c) => {
   const email = form.get("email") ?? "";
   const checked = await checkPassword(
     c.env,
-    { realm: CONSOLE_SIGN_IN_REALM, email, password: form.get("password") ?? "", address: callerAddress(c.req.raw) },
+    { realm: CONSOLE_SIGN_IN_REALM, email, password: form.get("password") ?? "", address: callerAddress(c.req.raw, c.env) },
     (normalized) => findSignInPerson(c.env.DB, normalized),
   );
   if (!checked.ok) {

@@ -156,7 +156,7 @@ async function completeSignIn(env: Env, oauth: OAuthHelpers, raw: Request, handl
   const email = form.get("email") ?? "";
   // Consumes the handle (so a form is never replayed) and recovers the request stored with it.
   const { request, headers } = await oauth.approveConsent(raw, handle);
-  const result = await signIn(env, email, form.get("password") ?? "", callerAddress(raw));
+  const result = await signIn(env, email, form.get("password") ?? "", callerAddress(raw, env));
   if (!result.ok) {
     const failure =
       result.reason === "throttled"

@@ -64,7 +64,7 @@ export const DEFAULT_AUTHORIZE_REQUESTS_PER_ADDRESS = 300;
 
 const authorizeRequestLimit = createMiddleware<AppEnv>(async (c, next) => {
   const limit = intVar(c.env.AUTHORIZE_REQUESTS_PER_ADDRESS, DEFAULT_AUTHORIZE_REQUESTS_PER_ADDRESS);
-  const decision = await rateCounter(c.env, `authorize-address:${callerAddress(c.req.raw)}`).hit(limit);
+  const decision = await rateCounter(c.env, `authorize-address:${callerAddress(c.req.raw, c.env)}`).hit(limit);
   if (decision.allowed) return next();
   const page = errorPage(
     branding(c.env),

@@ -26,16 +26,19 @@ export function backoffSeconds(failures: Failures | undefined, now: number): num
  * failures never delay another's.
  */
 export class FailureBackoff extends DurableObject<Env> {
-  /** Seconds to wait before the next attempt may be checked; 0 when it may be now. */
-  async waitSeconds(): Promise<number> {
-    return backoffSeconds(await this.ctx.storage.get<Failures>("failures"), Date.now());
-  }
-
-  async fail(): Promise<void> {
+  /**
+   * Seconds to wait before the next attempt may be checked, or 0 with the attempt counted as a failure already:
+   * reserved before the password is checked, so however many arrive at once, no more are checked than are free.
+   * A Durable Object delivers no other call while this one reads and writes its storage, so reservations never race.
+   */
+  async reserve(): Promise<number> {
     const now = Date.now();
     const failures = await this.ctx.storage.get<Failures>("failures");
+    const wait = backoffSeconds(failures, now);
+    if (wait > 0) return wait;
     const count = failures && now - failures.lastAt <= FORGET_AFTER_MS ? failures.count + 1 : 1;
     await this.ctx.storage.put("failures", { count, lastAt: now } satisfies Failures);
+    return 0;
   }
 
   async succeed(): Promise<void> {

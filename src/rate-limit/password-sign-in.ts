@@ -1,5 +1,5 @@
 import { verifyPassword } from "../crypto/password";
-import type { Env } from "../env";
+import { intVar, type Env } from "../env";
 import { failureBackoff } from "./failure-backoff";
 import { rateCounter } from "./rate-counter";
 
@@ -7,18 +7,26 @@ import { rateCounter } from "./rate-counter";
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /**
- * Failed sign-ins from one address, whatever the e-mail and whichever sign-in, per hour: spraying many
- * accounts from one place stops here. An e-mail's failures are counted per address with backoff
- * (failure-backoff.ts), so nobody elsewhere can lock its owner out.
+ * Failed sign-ins from one address, whatever the e-mail and whichever sign-in, per hour: spraying many accounts
+ * from one place stops here. High enough that one office behind one address is not locked out by a few people's
+ * typos (SIGN_IN_FAILURES_PER_ADDRESS sets it).
  */
-export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
+export const DEFAULT_SIGN_IN_FAILURES_PER_ADDRESS = 50;
+/**
+ * Failed sign-ins of one account from anywhere, per hour: guessing one password from many addresses stops here. An
+ * e-mail's failures from one address also wait longer after each (failure-backoff.ts), so one place guessing does
+ * not spend the account's hour for everyone else (SIGN_IN_FAILURES_PER_ACCOUNT sets it).
+ */
+export const DEFAULT_SIGN_IN_FAILURES_PER_ACCOUNT = 100;
 
 export type PasswordCheck<A> = { ok: true; account: A } | { ok: false; reason: "invalid" | "throttled"; retryAfterSeconds?: number };
 
 /**
- * Checks an e-mail and password from `address` against the account `find` returns, with the limits above:
- * an unknown e-mail costs the same time as a wrong password, and gets the same answer. `realm` keeps the
- * backoff of one kind of account apart from another's with the same e-mail.
+ * Checks an e-mail and password from `address` against the account `find` returns, with the limits above: every
+ * attempt is counted as a failure before its password is checked and given back when it succeeds, so attempts sent
+ * at once are checked no more often than the limits allow one at a time. An unknown e-mail costs the same time as a
+ * wrong password, and gets the same answer. `realm` keeps the limits of one kind of account apart from another's
+ * with the same e-mail.
  */
 export async function checkPassword<A extends { password_hash: string }>(
   env: Env,
@@ -26,17 +34,36 @@ export async function checkPassword<A extends { password_hash: string }>(
   find: (normalizedEmail: string) => Promise<A | null>,
 ): Promise<PasswordCheck<A>> {
   const normalized = normalizeEmail(attempt.email);
-  const addressFailures = rateCounter(env, `sign-in-failures:${attempt.address}`);
-  const spraying = await addressFailures.peek(SIGN_IN_FAILURES_PER_ADDRESS);
-  if (!spraying.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: spraying.resetSeconds };
+  const counters = [
+    {
+      counter: rateCounter(env, `sign-in-failures:${attempt.address}`),
+      limit: intVar(env.SIGN_IN_FAILURES_PER_ADDRESS, DEFAULT_SIGN_IN_FAILURES_PER_ADDRESS),
+    },
+    {
+      counter: rateCounter(env, `sign-in-account-failures:${attempt.realm}:${normalized}`),
+      limit: intVar(env.SIGN_IN_FAILURES_PER_ACCOUNT, DEFAULT_SIGN_IN_FAILURES_PER_ACCOUNT),
+    },
+  ];
+  const reserved: typeof counters = [];
+  const giveBack = () => Promise.all(reserved.map(({ counter }) => counter.release(1)));
+  for (const entry of counters) {
+    const decision = await entry.counter.hit(entry.limit);
+    if (!decision.allowed) {
+      await giveBack();
+      return { ok: false, reason: "throttled", retryAfterSeconds: decision.resetSeconds };
+    }
+    reserved.push(entry);
+  }
   const backoff = failureBackoff(env, `${attempt.realm}:${normalized}\n${attempt.address}`);
-  const wait = await backoff.waitSeconds();
-  if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
+  const wait = await backoff.reserve();
+  if (wait > 0) {
+    await giveBack();
+    return { ok: false, reason: "throttled", retryAfterSeconds: wait };
+  }
   const account = normalized === "" ? null : await find(normalized);
   if (!(await verifyPassword(attempt.password, account?.password_hash ?? null, env.PASSWORD_PEPPER)) || !account) {
-    await Promise.all([backoff.fail(), addressFailures.hit(SIGN_IN_FAILURES_PER_ADDRESS)]);
     return { ok: false, reason: "invalid" };
   }
-  await backoff.succeed();
+  await Promise.all([backoff.succeed(), giveBack()]);
   return { ok: true, account };
 }

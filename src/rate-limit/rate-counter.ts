@@ -94,6 +94,13 @@ export class RateCounter extends DurableObject<Env> {
     };
   }
 
+  /** Gives back `cost` requests counted in the current window: an attempt reserved as a failure that succeeded. */
+  release(cost = 1): void {
+    if (this.window.start !== windowStart(Date.now())) return;
+    this.window.count = Math.max(0, this.window.count - cost);
+    void this.ctx.storage.put("window", this.window);
+  }
+
   /** The window as `hit` would find it, counting nothing: `allowed` while at least one request is left. */
   peek(limit: number): RateDecision {
     const now = Date.now();

@@ -24,11 +24,14 @@ export const tokenBodyLimit = bodyLimit(
 );
 
 /**
- * The caller's address as Cloudflare saw it. IPv6 callers usually hold a whole /64, so they are
- * counted by that prefix; a request without the header (only possible outside Cloudflare) shares one counter.
+ * The caller's address as the proxy in front saw it: CLIENT_ADDRESS_HEADER, by default Cloudflare's
+ * CF-Connecting-IP, which its edge sets whatever the client sent. Outside Cloudflare a client could send any value
+ * and so start a fresh count at will: with "none" every caller shares one counter, failing closed. IPv6 callers
+ * usually hold a whole /64, so they are counted by that prefix; a request without the header shares one counter.
  */
-export function callerAddress(request: Request): string {
-  const ip = (request.headers.get("CF-Connecting-IP") ?? "").trim().toLowerCase().slice(0, 64);
+export function callerAddress(request: Request, env: Pick<Env, "CLIENT_ADDRESS_HEADER">): string {
+  const header = env.CLIENT_ADDRESS_HEADER ?? "CF-Connecting-IP";
+  const ip = (header.toLowerCase() === "none" ? "" : (request.headers.get(header) ?? "")).trim().toLowerCase().slice(0, 64);
   const mappedV4 = /(?:^|:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip)?.[1];
   if (mappedV4 || !ip.includes(":")) return mappedV4 ?? (ip || "unknown");
   const [head = "", tail] = ip.split("::");
@@ -54,7 +57,7 @@ function tooMany(decision: RateDecision, who: string, what = "token requests"): 
 
 /** Counts a token request of the calling address; a 429 in OAuth JSON once its hour is used up. */
 export async function addressTokenLimit(env: Env, request: Request): Promise<Response | null> {
-  const decision = await rateCounter(env, `token-address:${callerAddress(request)}`).hit(
+  const decision = await rateCounter(env, `token-address:${callerAddress(request, env)}`).hit(
     intVar(env.TOKEN_RATE_LIMIT_PER_ADDRESS, DEFAULT_TOKEN_REQUESTS_PER_ADDRESS),
   );
   return decision.allowed ? null : tooMany(decision, "address");
@@ -62,7 +65,7 @@ export async function addressTokenLimit(env: Env, request: Request): Promise<Res
 
 /** Counts a dynamic registration of the calling address; a 429 in OAuth JSON once its hour is used up. */
 export async function registrationLimit(env: Env, request: Request): Promise<Response | null> {
-  const decision = await rateCounter(env, `register-address:${callerAddress(request)}`).hit(
+  const decision = await rateCounter(env, `register-address:${callerAddress(request, env)}`).hit(
     intVar(env.REGISTRATIONS_PER_ADDRESS, DEFAULT_REGISTRATIONS_PER_ADDRESS),
   );
   return decision.allowed ? null : tooMany(decision, "address", "client registrations");
@@ -71,7 +74,7 @@ export async function registrationLimit(env: Env, request: Request): Promise<Res
 const clientCounter = (env: Env, clientId: string) => rateCounter(env, `token-client:${clientId}`);
 const clientLimit = (env: Env) => intVar(env.TOKEN_RATE_LIMIT_PER_CLIENT, DEFAULT_TOKEN_REQUESTS_PER_CLIENT);
 const failureCounter = (env: Env, clientId: string, request: Request) =>
-  rateCounter(env, `token-failures:${clientId}\n${callerAddress(request)}`);
+  rateCounter(env, `token-failures:${clientId}\n${callerAddress(request, env)}`);
 const failureLimit = (env: Env) => intVar(env.TOKEN_FAILURES_PER_CLIENT_ADDRESS, DEFAULT_TOKEN_FAILURES_PER_CLIENT_ADDRESS);
 
 /**

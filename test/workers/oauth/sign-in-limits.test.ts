@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backoffSeconds, FIRST_WAIT_S, FREE_FAILURES, MAX_WAIT_S } from "../../../src/rate-limit/failure-backoff";
-import { SIGN_IN_FAILURES_PER_ADDRESS } from "../../../src/rate-limit/password-sign-in";
+import { DEFAULT_SIGN_IN_FAILURES_PER_ADDRESS } from "../../../src/rate-limit/password-sign-in";
+import { adminJson } from "../support/admin";
 import { fetchWith } from "../support/app";
 import { ANA, Browser, demoRequest, signIn } from "../support/connector";
 
@@ -16,8 +17,11 @@ const from = (address: string, vars: Record<string, string> = {}) =>
     return fetchWith(new Request(request, { headers }), vars);
   });
 
-const attempt = async (address: string, user: { email: string; password: string }) =>
-  signIn(from(address), (await demoRequest()).url, user);
+const attempt = async (address: string, user: { email: string; password: string }, vars: Record<string, string> = {}) =>
+  signIn(from(address, vars), (await demoRequest()).url, user);
+
+const addConnectorUser = (user: { email: string; password: string }) =>
+  adminJson("POST", "/users", { ...user, organizationId: "org-aurora" }, 201);
 
 const wrong = (email = ANA.email) => ({ email, password: "not-the-password" });
 
@@ -28,7 +32,7 @@ const later = (seconds: number) => {
 
 describe("sign-in failures count per e-mail and address, with backoff", () => {
   it("never lets an attacker's wrong passwords lock the owner out", async () => {
-    for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS + 5; i++) await attempt("198.51.100.7", wrong());
+    for (let i = 0; i < FREE_FAILURES + 5; i++) await attempt("198.51.100.7", wrong());
     expect((await attempt("198.51.100.7", ANA)).status).toBe(429);
     expect((await attempt("203.0.113.8", ANA)).status).toBe(200);
   });
@@ -48,13 +52,29 @@ describe("sign-in failures count per e-mail and address, with backoff", () => {
     expect((await attempt(address, wrong())).status).toBe(401);
   });
 
-  it(`stops spraying: one address's failures over any e-mails end at ${SIGN_IN_FAILURES_PER_ADDRESS} an hour`, async () => {
+  it(`stops spraying: one address's failures over any e-mails end at SIGN_IN_FAILURES_PER_ADDRESS an hour (${DEFAULT_SIGN_IN_FAILURES_PER_ADDRESS} unless set)`, async () => {
     const address = "198.51.100.30";
-    for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS; i++) {
-      expect((await attempt(address, wrong(`sprayed-${i}@aurora.example`))).status).toBe(401);
+    const vars = { SIGN_IN_FAILURES_PER_ADDRESS: "8" };
+    for (let i = 0; i < 8; i++) {
+      expect((await attempt(address, wrong(`sprayed-${i}@aurora.example`), vars)).status).toBe(401);
     }
-    expect((await attempt(address, wrong("one-more@aurora.example"))).status).toBe(429);
-    expect((await attempt("198.51.100.31", ANA)).status).toBe(200);
+    expect((await attempt(address, wrong("one-more@aurora.example"), vars)).status).toBe(429);
+    expect((await attempt(address, ANA, vars)).status).toBe(429);
+    expect((await attempt("198.51.100.31", ANA, vars)).status).toBe(200);
+  });
+
+  it("stops guessing one account from many addresses at SIGN_IN_FAILURES_PER_ACCOUNT an hour, and a success gives its attempt back", async () => {
+    const vars = { SIGN_IN_FAILURES_PER_ACCOUNT: "3" };
+    const account = { email: "kai@aurora.example", password: "kai-connector-password" };
+    await addConnectorUser(account);
+    expect((await attempt("198.51.100.40", account, vars)).status).toBe(200);
+    for (let i = 1; i <= 3; i++) expect((await attempt(`198.51.100.4${i}`, wrong(account.email), vars)).status).toBe(401);
+    expect((await attempt("198.51.100.45", wrong(account.email), vars)).status).toBe(429);
+    // The account's hour is spent wherever the owner is: the bound every guesser shares.
+    expect((await attempt("198.51.100.46", account, vars)).status).toBe(429);
+    const other = { email: "lia@aurora.example", password: "lia-connector-password" };
+    await addConnectorUser(other);
+    expect((await attempt("198.51.100.46", other, vars)).status).toBe(200);
   });
 });
 

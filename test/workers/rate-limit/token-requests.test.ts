@@ -4,7 +4,28 @@ import { callerAddress } from "../../../src/rate-limit/token-requests";
 /** callerAddress: the key a token request's address is counted under (an IPv6 caller by its /64). */
 
 const from = (address?: string) =>
-  callerAddress(new Request("https://mcp.example.com/token", address === undefined ? {} : { headers: { "CF-Connecting-IP": address } }));
+  callerAddress(
+    new Request("https://mcp.example.com/token", address === undefined ? {} : { headers: { "CF-Connecting-IP": address } }),
+    {},
+  );
+
+describe("callerAddress's header", () => {
+  const request = new Request("https://mcp.example.com/token", {
+    headers: { "CF-Connecting-IP": "203.0.113.9", "X-Real-IP": "198.51.100.1" },
+  });
+
+  it("reads CF-Connecting-IP unless CLIENT_ADDRESS_HEADER names another", () => {
+    expect(callerAddress(request, {})).toBe("203.0.113.9");
+    expect(callerAddress(request, { CLIENT_ADDRESS_HEADER: "X-Real-IP" })).toBe("198.51.100.1");
+  });
+
+  it('counts every caller as one with "none", where nothing in front sets a trustworthy header', () => {
+    expect(callerAddress(request, { CLIENT_ADDRESS_HEADER: "none" })).toBe("unknown");
+    expect(callerAddress(new Request(request, { headers: { "CF-Connecting-IP": "192.0.2.1" } }), { CLIENT_ADDRESS_HEADER: "None" })).toBe(
+      "unknown",
+    );
+  });
+});
 
 describe("callerAddress", () => {
   it.each([
