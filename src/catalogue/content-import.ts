@@ -6,7 +6,14 @@ import { entityStillAt, findEntity } from "../storage/entities";
 import { requestDispatch } from "../webhooks/messages";
 import { changeStatements, currentContentFor } from "./apply";
 import { planContent, type ContentPlan, type StagedRecord } from "./plan";
-import { questionKey, type FaqRecord } from "./records";
+import { localizedFaqs } from "../storage/faqs";
+import { inStoredOrder } from "./csv";
+import { DEFAULT_CONTENT_LANGUAGE } from "./languages";
+import { comparable, recordChanges, type ComparableRecord, type RecordChanges } from "./record-changes";
+import { toRecord } from "./records";
+
+/** The language an entity's own FAQs are in, on whichever side of the import it exists. */
+const ownLanguage = (entity: EntityPreview): string => (entity.after ?? entity.before)?.defaultLanguage ?? DEFAULT_CONTENT_LANGUAGE;
 import { forgetContentVersion } from "./snapshot";
 
 /**
@@ -20,11 +27,11 @@ export interface EntityPreview {
   id: string;
   name: string;
   status: "added" | "changed" | "removed" | "unchanged";
-  added: string[];
-  changed: string[];
-  removed: string[];
-  before: FaqRecord[];
-  after: FaqRecord[] | null;
+  /** Every field and FAQ, in each language, that the import changes. */
+  changes: RecordChanges;
+  /** The entity's record as stored, and as the import leaves it (null: not there). */
+  before: ComparableRecord | null;
+  after: ComparableRecord | null;
 }
 
 export interface ImportPreview {
@@ -32,6 +39,8 @@ export interface ImportPreview {
   entities: EntityPreview[];
   /** FAQs (in their default language) the import removes, with those of entities it removes. */
   removals: number;
+  /** Entities the import removes (a brand's properties the file leaves out). */
+  entityRemovals: number;
   /** What the preview shows, hashed: a confirmation applies only the import it was shown. */
   digest: string;
   /** The stored entities the plan writes onto, with the `updated_at` it read. */
@@ -54,58 +63,36 @@ export async function previewImport(
     ? { entities: read.entities.filter((e) => kept(e.id, e.brand_id)), faqs: read.faqs.filter((f) => named.has(f.entity_id)) }
     : read;
   const plan = planContent(rows, current, now);
-  const storedFaqs = (id: string): FaqRecord[] =>
-    current.faqs
-      .filter((faq) => faq.entity_id === id && faq.translation === 0)
-      .sort((a, b) => a.position - b.position)
-      .map(({ category, question, answer }) => ({ category, question, answer }));
+  const byEntity = Map.groupBy(inStoredOrder(current.faqs), (faq) => faq.entity_id);
   const stored = new Map(current.entities.map((entity) => [entity.id, entity]));
-  const entities: EntityPreview[] = rows.map(({ record }) => {
-    const before = storedFaqs(record.id);
-    const was = new Map(before.map((faq) => [questionKey(faq.question), faq]));
-    const now = new Set(record.faqs.map((faq) => questionKey(faq.question)));
-    const status = plan.ids.added.includes(record.id) ? "added" : plan.ids.changed.includes(record.id) ? "changed" : "unchanged";
-    return {
-      id: record.id,
-      name: record.name,
-      status,
-      added: record.faqs.filter((faq) => !was.has(questionKey(faq.question))).map((faq) => faq.question),
-      changed: record.faqs
-        .filter((faq) => {
-          const old = was.get(questionKey(faq.question));
-          return old !== undefined && (old.answer !== faq.answer || old.category !== faq.category || old.question !== faq.question);
-        })
-        .map((faq) => faq.question),
-      removed: before.filter((faq) => !now.has(questionKey(faq.question))).map((faq) => faq.question),
-      before,
-      after: record.faqs,
-    };
-  });
-  for (const id of plan.ids.removed) {
-    const before = storedFaqs(id);
-    entities.push({
-      id,
-      name: stored.get(id)?.name ?? id,
-      status: "removed",
-      added: [],
-      changed: [],
-      removed: before.map((f) => f.question),
-      before,
-      after: null,
-    });
-  }
-  const removals = entities.reduce((sum, entity) => sum + entity.removed.length, 0);
-  const digest = await sha256Hex(
-    JSON.stringify([
-      plan.errors,
-      entities.map(({ id, status, added, changed, removed, after }) => [id, status, added, changed, removed, after]),
-    ]),
+  const storedRecord = (id: string): ComparableRecord | null => {
+    const entity = stored.get(id);
+    return entity ? comparable(toRecord(entity, localizedFaqs(byEntity.get(id) ?? []))) : null;
+  };
+  const preview = (id: string, name: string, status: EntityPreview["status"], after: ComparableRecord | null): EntityPreview => {
+    const before = storedRecord(id);
+    return { id, name, status, changes: recordChanges(before, after), before, after };
+  };
+  const entities: EntityPreview[] = rows.map(({ record }) =>
+    preview(
+      record.id,
+      record.name,
+      plan.ids.added.includes(record.id) ? "added" : plan.ids.changed.includes(record.id) ? "changed" : "unchanged",
+      comparable(record),
+    ),
   );
+  for (const id of plan.ids.removed) entities.push(preview(id, stored.get(id)?.name ?? id, "removed", null));
+  const removals = entities.reduce(
+    (sum, entity) => sum + entity.changes.faqs.filter((faq) => faq.change === "removed" && faq.language === ownLanguage(entity)).length,
+    0,
+  );
+  const entityRemovals = plan.ids.removed.length;
+  const digest = await sha256Hex(JSON.stringify([plan.errors, entities.map(({ id, status, changes }) => [id, status, changes])]));
   const guards = [...plan.ids.changed, ...plan.ids.removed].flatMap((id) => {
     const entity = stored.get(id);
     return entity ? [{ id, updatedAt: entity.updated_at }] : [];
   });
-  return { plan, entities, removals, digest, guards };
+  return { plan, entities, removals, entityRemovals, digest, guards };
 }
 
 /**
@@ -137,7 +124,7 @@ export async function applyImport(
             actor,
             action: "content.import",
             target: entity.id,
-            detail: { status: entity.status, before: entity.before, after: entity.after },
+            detail: { status: entity.status, changes: entity.changes, before: entity.before, after: entity.after },
           }),
         ),
       ...also,

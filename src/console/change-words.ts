@@ -1,3 +1,5 @@
+import type { RecordChanges } from "../catalogue/record-changes";
+
 /**
  * An audit row in the content team's words: what was done, and what changed, before and after, one line each.
  * The rows keep their exact detail for the operator API; this only reads it, and falls back to "field: value"
@@ -33,9 +35,13 @@ const ACTION_WORDS: Record<string, string> = {
 export const actionWords = (action: string): string => ACTION_WORDS[action] ?? action;
 
 const SHOWN = 140;
+/**
+ * A value as a quoted string with its quotes, backslashes and line breaks escaped (JSON's rules), so a value cannot
+ * close its own quotes or start a line that reads as another change.
+ */
 const quoted = (text: unknown): string => {
   const value = typeof text === "string" ? text : JSON.stringify(text);
-  return `"${value.length > SHOWN ? `${value.slice(0, SHOWN - 1)}…` : value}"`;
+  return JSON.stringify(value.length > SHOWN ? `${value.slice(0, SHOWN - 1)}…` : value);
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -87,9 +93,33 @@ const valueWords = (value: unknown): string =>
       ? String(value)
       : JSON.stringify(value);
 
+const isRecordChanges = (value: unknown): value is RecordChanges =>
+  isObject(value) && Array.isArray(value.fields) && Array.isArray(value.faqs);
+
+const FIELD_NAMES: Record<string, string> = {
+  url: "Web page",
+  brandId: "Brand",
+  propertyId: "Partner's property number",
+  defaultLanguage: "Language",
+};
+const fieldName = (field: string) => FIELD_NAMES[field] ?? `${field[0]!.toUpperCase()}${field.slice(1)}`;
+
+/** An import's changes to one entity: its fields, then each FAQ by question and language, field by field. */
+function recordChangeLines(changes: RecordChanges): string[] {
+  const lines = changes.fields.map((field) => `${fieldName(field.field)}: ${quoted(field.before ?? "")} → ${quoted(field.after ?? "")}`);
+  for (const faq of changes.faqs) {
+    const word = faq.change === "added" ? "Added" : faq.change === "changed" ? "Changed" : "Removed";
+    lines.push(`${word} (${faq.language}): ${quoted(faq.question)}`);
+    if (faq.change === "changed")
+      lines.push(...faq.fields.map((field) => `  ${fieldName(field.field)}: ${quoted(field.before ?? "")} → ${quoted(field.after ?? "")}`));
+  }
+  return lines.length > 0 ? lines : ["Nothing changed."];
+}
+
 /** What changed, one line each. */
 export function changeLines(detail: unknown): string[] {
   if (!isObject(detail)) return detail === null || detail === undefined ? [] : [valueWords(detail)];
+  if (isRecordChanges(detail.changes)) return recordChangeLines(detail.changes);
   const { before, after } = detail;
   if ((before === null || isFaq(before)) && (after === null || isFaq(after)) && (before ?? after) !== null)
     return faqEditLines(before, after);

@@ -1,11 +1,14 @@
 import { Hono, type Context } from "hono";
 import { CONTENT_FORMATS, formatOf, readContentFile, recordsOf, serializeContent, type ContentFormat } from "../catalogue/content-files";
-import { applyImport, previewImport, type ImportPreview } from "../catalogue/content-import";
+import { applyImport, previewImport, type EntityPreview, type ImportPreview } from "../catalogue/content-import";
+import { changeCounts, type FieldChange, type FieldValue } from "../catalogue/record-changes";
 import type { StagedRecord } from "../catalogue/plan";
 import type { RowError } from "../catalogue/records";
 import { sha256Hex } from "../crypto/hash";
 import type { Env } from "../env";
 import { entitiesByIdOrBrand, entitiesWithin, type EntityRow } from "../storage/entities";
+import { entitiesGrantedOutside } from "../storage/console-grants";
+import { entitiesInOtherScopes } from "../storage/organizations";
 import type { PersonRow } from "../storage/people";
 import { reachOf, roleOn, type ConsoleAccess } from "./access";
 import { page, problem as problemAnswer } from "./answers";
@@ -106,8 +109,104 @@ const problemsPage = (viewer: Viewer, errors: RowError[], more = 0) => (
 );
 
 const STATUS_WORDS = { added: "new", changed: "changed", removed: "removed with its FAQs", unchanged: "no change" } as const;
+const CHANGE_WORDS = { added: "Added", changed: "Changed", removed: "Removed" } as const;
+const FIELD_WORDS: Record<string, string> = {
+  name: "Name",
+  url: "Web page",
+  brandId: "Brand",
+  propertyId: "Partner's property number",
+  defaultLanguage: "Language of its FAQs",
+  question: "Question",
+  answer: "Answer",
+  category: "Category",
+};
+const fieldWords = (field: string) => FIELD_WORDS[field] ?? field.replace(/^name \((.+)\)$/, "Name in $1");
+const valueText = (value: FieldValue) => (value === null ? "(none)" : String(value));
 
-const total = (preview: ImportPreview, kind: "added" | "changed") => preview.entities.reduce((sum, entity) => sum + entity[kind].length, 0);
+/** The import's totals, in one sentence each: what the content team checks before anything else. */
+function summaryOf(preview: ImportPreview): string[] {
+  const totals = preview.entities.reduce(
+    (sum, entity) => {
+      const counts = changeCounts(entity.changes, (entity.after ?? entity.before)?.defaultLanguage ?? "en");
+      for (const kind of ["added", "changed", "removed"] as const) {
+        sum.faqs[kind] += counts.faqs[kind];
+        sum.translations[kind] += counts.translations[kind];
+      }
+      sum.fields += entity.status === "removed" ? 0 : counts.fields;
+      return sum;
+    },
+    { faqs: { added: 0, changed: 0, removed: 0 }, translations: { added: 0, changed: 0, removed: 0 }, fields: 0 },
+  );
+  const lines = [`FAQs added: ${totals.faqs.added}, changed: ${totals.faqs.changed}, removed: ${totals.faqs.removed}.`];
+  const t = totals.translations;
+  if (t.added + t.changed + t.removed > 0) lines.push(`Translations added: ${t.added}, changed: ${t.changed}, removed: ${t.removed}.`);
+  if (totals.fields > 0) lines.push(`Details changed (names, web pages, brands): ${totals.fields}.`);
+  const by = (status: EntityPreview["status"]) => preview.entities.filter((entity) => entity.status === status).length;
+  const entities = [
+    ["new", by("added")],
+    ["changed", by("changed")],
+    ["removed", by("removed")],
+    ["unchanged", by("unchanged")],
+  ].filter(([, n]) => n !== 0);
+  lines.push(`Brands, hotels and pages: ${entities.map(([word, n]) => `${n} ${word}`).join(", ")}.`);
+  return lines;
+}
+
+const ChangeTable = ({ caption, rows }: { caption: string; rows: FieldChange[] }) => (
+  <table class="changes">
+    <caption>{caption}</caption>
+    <thead>
+      <tr>
+        <th scope="col">Field</th>
+        <th scope="col">Before</th>
+        <th scope="col">After</th>
+      </tr>
+    </thead>
+    <tbody>
+      {rows.map((row) => (
+        <tr>
+          <th scope="row">{fieldWords(row.field)}</th>
+          <td class="before">{valueText(row.before)}</td>
+          <td class="after">{valueText(row.after)}</td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+);
+
+/** What the import does to one entity: its fields, then each FAQ it adds, changes or removes, language by language. */
+const EntityChanges = ({ entity }: { entity: EntityPreview }) => (
+  <section class="entity">
+    <h2>
+      {entity.name} ({entity.id}): {STATUS_WORDS[entity.status]}
+    </h2>
+    {entity.status !== "removed" && entity.changes.fields.length > 0 && <ChangeTable caption="Details" rows={entity.changes.fields} />}
+    {entity.changes.faqs.map((faq) =>
+      faq.change === "changed" ? (
+        <ChangeTable caption={`${CHANGE_WORDS[faq.change]} (${faq.language}): ${faq.question}`} rows={faq.fields} />
+      ) : (
+        <details class={faq.change}>
+          <summary>
+            {CHANGE_WORDS[faq.change]} ({faq.language}): {faq.question}
+          </summary>
+          {faq.fields.map((field) => (
+            <p>
+              <strong>{fieldWords(field.field)}:</strong> {valueText(field.after)}
+            </p>
+          ))}
+        </details>
+      ),
+    )}
+  </section>
+);
+
+/** The confirmation an import that removes anything needs: its value names exactly what it removes. */
+const removalKey = (preview: ImportPreview) => `${preview.removals}/${preview.entityRemovals}`;
+const removalWords = (preview: ImportPreview) =>
+  preview.entityRemovals > 0
+    ? `Remove these ${preview.entityRemovals} ${preview.entityRemovals === 1 ? "brand, hotel or page" : "brands, hotels or pages"} and ${preview.removals} FAQs`
+    : `Remove these ${preview.removals} FAQs`;
+const removes = (preview: ImportPreview) => preview.removals + preview.entityRemovals > 0;
 
 const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) => (
   <Page title="Check the import" viewer={viewer}>
@@ -117,35 +216,23 @@ const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) =>
         {notice}
       </p>
     )}
-    <p id="summary">{`FAQs added: ${total(preview, "added")}, changed: ${total(preview, "changed")}, removed: ${preview.removals}.`}</p>
-    {preview.entities.map((entity) => (
-      <section class="entity">
-        <h2>
-          {entity.name} ({entity.id}): {STATUS_WORDS[entity.status]}
-        </h2>
-        {(["added", "changed", "removed"] as const).map((kind) =>
-          entity[kind].length > 0 ? (
-            <>
-              <p>
-                {kind === "added" ? "Added" : kind === "changed" ? "Changed" : "Removed"}: {entity[kind].length}
-              </p>
-              <ul class={kind}>
-                {entity[kind].map((question) => (
-                  <li>{question}</li>
-                ))}
-              </ul>
-            </>
-          ) : null,
-        )}
-      </section>
-    ))}
+    <div id="summary">
+      {summaryOf(preview).map((line) => (
+        <p>{line}</p>
+      ))}
+    </div>
+    {preview.entities
+      .filter((entity) => entity.status !== "unchanged")
+      .map((entity) => (
+        <EntityChanges entity={entity} />
+      ))}
     <form method="post" action="/console/import/confirm">
       <Csrf token={viewer.csrf} />
       <input type="hidden" name="digest" value={preview.digest} />
-      {preview.removals > 0 && (
-        <p>
-          <input type="checkbox" id="confirm-removals" name="remove" value={String(preview.removals)} />
-          <label for="confirm-removals">Remove these {preview.removals} FAQs</label>
+      {removes(preview) && (
+        <p class="check">
+          <input type="checkbox" id="confirm-removals" name="remove" value={removalKey(preview)} />
+          <label for="confirm-removals">{removalWords(preview)}</label>
         </p>
       )}
       <button class="primary" type="submit">
@@ -190,6 +277,20 @@ async function outOfReach(c: ImportContext, records: StagedRecord[]): Promise<Ro
 
 type Read = { preview: ImportPreview } | { response: Response };
 
+/**
+ * Of the entities an import would remove, those another organization has in its scope or gives a role on: removing
+ * an entity removes those with it, so one organization's file must not take them from another.
+ */
+async function sharedRemovals(c: ImportContext, removed: string[]): Promise<string[]> {
+  if (removed.length === 0) return [];
+  const organization = c.get("person").organization_id;
+  const [scoped, granted] = await Promise.all([
+    entitiesInOtherScopes(c.env.DB, removed, organization),
+    entitiesGrantedOutside(c.env.DB, removed, organization),
+  ]);
+  return [...new Set([...scoped, ...granted])].sort();
+}
+
 /** Reads, checks and plans an uploaded file's text, or the page that refuses it. */
 async function planned(c: ImportContext, text: string, format: ContentFormat): Promise<Read> {
   const viewer = c.get("viewer");
@@ -212,6 +313,17 @@ async function planned(c: ImportContext, text: string, format: ContentFormat): P
   if (read.errors.length > 0) return { response: await page(render(problemsPage(viewer, read.errors, read.more)), 400) };
   const preview = await previewImport(c.env.DB, read.records, { faqListsOnly: format === "csv" });
   if (preview.plan.errors.length > 0) return { response: await page(render(problemsPage(viewer, preview.plan.errors)), 400) };
+  const shared = await sharedRemovals(c, preview.plan.ids.removed);
+  if (shared.length > 0) {
+    return {
+      response: await problem(
+        c,
+        403,
+        "Only the operator can remove these",
+        `Nothing was imported. The file leaves out ${shared.join(", ")}, which another organization also publishes or looks after, so removing ${shared.length === 1 ? "it" : "them"} is the operator's decision. Keep ${shared.length === 1 ? "it" : "them"} in the file, or ask your operator.`,
+      ),
+    };
+  }
   return { preview };
 }
 
@@ -266,15 +378,10 @@ importRoutes.post("/console/import/confirm", async (c) => {
       409,
     );
   }
-  if (preview.removals > 0 && form.get("remove") !== String(preview.removals)) {
+  if (removes(preview) && form.get("remove") !== removalKey(preview)) {
+    const words = removalWords(preview);
     return page(
-      render(
-        previewPage(
-          c.get("viewer"),
-          preview,
-          `Nothing was imported: this import removes ${preview.removals} FAQs. Tick "Remove these ${preview.removals} FAQs" to confirm.`,
-        ),
-      ),
+      render(previewPage(c.get("viewer"), preview, `Nothing was imported: this import removes content. Tick "${words}" to confirm.`)),
       400,
     );
   }

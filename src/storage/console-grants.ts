@@ -1,3 +1,5 @@
+import { entityIdsAmong } from "./json-chunks";
+
 /** SQL for `console_grants`: what each person may do in the content console. */
 
 export const CONSOLE_ROLES = ["viewer", "editor", "administrator"] as const;
@@ -40,3 +42,13 @@ export async function grantsOfOrganization(db: D1Database, organizationId: strin
   for (const { person_id, role, entity_id } of results) byPerson.set(person_id, [...(byPerson.get(person_id) ?? []), { role, entity_id }]);
   return byPerson;
 }
+
+/** Which of `entityIds` a person of another organization than `organizationId` holds a role on. */
+export const entitiesGrantedOutside = (db: D1Database, entityIds: string[], organizationId: string): Promise<string[]> =>
+  entityIdsAmong(
+    db,
+    `SELECT g.entity_id FROM console_grants g JOIN people p ON p.id = g.person_id
+     WHERE g.entity_id IN (SELECT value FROM json_each(?1)) AND p.organization_id != ?2`,
+    entityIds,
+    organizationId,
+  );

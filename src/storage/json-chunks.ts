@@ -22,3 +22,13 @@ export function jsonChunks(items: readonly unknown[], maxBytes = MAX_JSON_PARAM_
   if (parts.length > 0) chunks.push(`[${parts.join(",")}]`);
   return chunks;
 }
+
+/**
+ * The `entity_id`s a query finds among `ids`, run once per chunk: `sql` reads the chunk as `json_each(?1)` and its
+ * other parameters from ?2 on.
+ */
+export async function entityIdsAmong(db: D1Database, sql: string, ids: readonly string[], ...params: unknown[]): Promise<string[]> {
+  const statements = jsonChunks(ids).map((chunk) => db.prepare(sql).bind(chunk, ...params));
+  if (statements.length === 0) return [];
+  return [...new Set((await db.batch<{ entity_id: string }>(statements)).flatMap((result) => result.results.map((row) => row.entity_id)))];
+}

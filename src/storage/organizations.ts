@@ -1,3 +1,4 @@
+import { entityIdsAmong } from "./json-chunks";
 /** SQL for `organizations` and `organization_scopes`. */
 
 export interface OrganizationInput {
@@ -53,3 +54,12 @@ export async function scopeOf(db: D1Database, organizationId: string): Promise<s
     .all<{ entity_id: string }>();
   return results.map((row) => row.entity_id);
 }
+
+/** Which of `entityIds` another organization than `organizationId` has in its scope. */
+export const entitiesInOtherScopes = (db: D1Database, entityIds: string[], organizationId: string): Promise<string[]> =>
+  entityIdsAmong(
+    db,
+    "SELECT entity_id FROM organization_scopes WHERE entity_id IN (SELECT value FROM json_each(?1)) AND organization_id != ?2",
+    entityIds,
+    organizationId,
+  );

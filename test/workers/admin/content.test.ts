@@ -89,12 +89,16 @@ describe("content import", () => {
     const { entries } = await adminJson("GET", "/audit?target=HO-TRAIL-1");
     expect(entries.map((entry: { action: string }) => entry.action)).toEqual(["content.import", "content.import"]);
     expect(entries[0].actor).toMatch(/^token:[0-9a-f]{16}$/);
-    expect(entries[0].detail).toEqual({
+    expect(entries[0].detail).toMatchObject({
       status: "changed",
-      before: [faq(1), faq(101)],
-      after: [faq(1, " (changed)"), faq(101)],
+      changes: {
+        fields: [],
+        faqs: [{ language: "en", change: "changed", fields: [{ field: "answer", before: faq(1).answer, after: faq(1, " (changed)").answer }] }],
+      },
+      before: { id: "HO-TRAIL-1", faqs: [faq(1), faq(101)] },
+      after: { id: "HO-TRAIL-1", faqs: [faq(1, " (changed)"), faq(101)] },
     });
-    expect(entries[1].detail).toMatchObject({ status: "added", before: [], after: [faq(1), faq(101)] });
+    expect(entries[1].detail).toMatchObject({ status: "added", before: null, after: { faqs: [faq(1), faq(101)] } });
     // Entities the import left as they were get no row.
     expect((await adminJson("GET", "/audit?target=HO-TRAIL-2")).entries).toHaveLength(1);
   });

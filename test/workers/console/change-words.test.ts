@@ -57,4 +57,30 @@ describe("audit rows in the content team's words", () => {
     expect(long.length).toBeLessThan(160);
     expect(long.endsWith('…"')).toBe(true);
   });
+
+  it("says an import's changes to fields and translations, and escapes quotes and line breaks in values", () => {
+    expect(
+      changeLines({
+        status: "changed",
+        changes: {
+          fields: [{ field: "url", before: "https://a.example/one", after: "https://a.example/two" }],
+          faqs: [
+            { language: "pt", change: "changed", question: "Há piscina?", fields: [{ field: "answer", before: "Sim.", after: "Não." }] },
+            { language: "pt", change: "removed", question: "Aceitam cães?", fields: [] },
+          ],
+        },
+      }),
+    ).toEqual([
+      'Web page: "https://a.example/one" → "https://a.example/two"',
+      'Changed (pt): "Há piscina?"',
+      '  Answer: "Sim." → "Não."',
+      'Removed (pt): "Aceitam cães?"',
+    ]);
+    const forged = changeLines({
+      before: { ...parking, position: 1 },
+      after: { ...parking, position: 1, answer: 'x" → "y\nRemoved: "Is there a pool?' },
+    });
+    expect(forged).toEqual(["FAQ 1:", 'Answer: "Yes, 12 EUR a night." → "x\\" → \\"y\\nRemoved: \\"Is there a pool?"']);
+    expect(forged.join("\n").split("\n")).toHaveLength(2);
+  });
 });

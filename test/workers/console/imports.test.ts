@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminJson } from "../support/admin";
+import { admin, adminJson, importRecords } from "../support/admin";
 import type { Browser } from "../support/connector";
-import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, upload } from "../support/console";
+import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped, upload } from "../support/console";
 
 const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
 
@@ -43,21 +43,23 @@ describe("console import", () => {
 
     const unconfirmed = await postForm(ines, "/import/confirm", { csrf, digest });
     expect(unconfirmed.status).toBe(400);
-    expect(await unconfirmed.text()).toContain("Nothing was imported: this import removes 1 FAQs");
+    expect(unescaped(await unconfirmed.text())).toContain(
+      'Nothing was imported: this import removes content. Tick "Remove these 1 FAQs" to confirm.',
+    );
     expect(await faqsOf("HO-AUR-0003")).toEqual(before);
 
-    const confirmed = await postForm(ines, "/import/confirm", { csrf, digest, remove: "1" });
+    const confirmed = await postForm(ines, "/import/confirm", { csrf, digest, remove: "1/0" });
     expect(confirmed.status, (await confirmed.clone().text()).slice(0, 2000)).toBe(200);
     const after = await faqsOf("HO-AUR-0003");
     expect(after.map((f) => f.question)).toContain("Are dogs welcome?");
     expect(after).toHaveLength(before.length);
     const { entries } = await adminJson("GET", "/audit?target=HO-AUR-0003");
     expect(entries[0]).toMatchObject({ actor: "person:ines@aurora.example", action: "content.import", target: "HO-AUR-0003" });
-    expect(entries[0].detail.before).toHaveLength(before.length);
-    expect(entries[0].detail.after.map((f: { question: string }) => f.question)).toContain("Are dogs welcome?");
+    expect(entries[0].detail.before.faqs).toHaveLength(before.length);
+    expect(entries[0].detail.after.faqs.map((f: { question: string }) => f.question)).toContain("Are dogs welcome?");
 
     // The same confirmation again finds nothing waiting.
-    expect((await postForm(ines, "/import/confirm", { csrf, digest, remove: "1" })).status).toBe(410);
+    expect((await postForm(ines, "/import/confirm", { csrf, digest, remove: "1/0" })).status).toBe(410);
   });
 
   it("shows every problem of a file at once, by line and field", async () => {
@@ -187,5 +189,119 @@ describe("console upload, as browsers send it", () => {
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("The upload arrived incomplete or garbled.");
     expect(await faqsOf("HO-AUR-0004")).toEqual(before);
+  });
+});
+
+describe("what an import changes besides the FAQ list", () => {
+  const auditOf = async (id: string) => (await adminJson("GET", `/audit?target=${id}`)).entries[0];
+
+  it("previews and audits a change of only the hotel's web page, field by field", async () => {
+    const ines = await signedIn(INES);
+    const [record] = (await exported(ines, "HO-AUR-0006", "ndjson"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const before = record.url ?? null;
+    const moved = { ...record, url: "https://aurora.example/hotels/six-moved" };
+    const html = unescaped(await (await upload(ines, "url.ndjson", `${JSON.stringify(moved)}\n`)).text());
+    expect(html).toContain("FAQs added: 0, changed: 0, removed: 0.");
+    expect(html).toContain("Details changed (names, web pages, brands): 1.");
+    expect(html).toMatch(
+      /<th scope="row">Web page<\/th><td class="before">[^<]*<\/td><td class="after">https:\/\/aurora.example\/hotels\/six-moved<\/td>/,
+    );
+    const confirmed = await postForm(ines, "/import/confirm", { csrf: fieldOf(html, "csrf"), digest: fieldOf(html, "digest") });
+    expect(confirmed.status).toBe(200);
+    const entry = await auditOf("HO-AUR-0006");
+    expect(entry.detail.changes).toEqual({
+      fields: [{ field: "url", before, after: "https://aurora.example/hotels/six-moved" }],
+      faqs: [],
+    });
+    expect(entry.detail.before.url ?? null).toBe(before);
+    expect(entry.detail.after.url).toBe("https://aurora.example/hotels/six-moved");
+  });
+
+  it("previews and audits a change of only a Portuguese answer, and lists the translations an FAQ's removal takes", async () => {
+    const ines = await signedIn(INES);
+    const csv = await exported(ines, "HO-AUR-0051", "csv");
+    const rows = csv.trimEnd().split("\n");
+    const ptIndex = rows.findIndex((row) => /,pt,/.test(row));
+    expect(ptIndex).toBeGreaterThan(0);
+    const changedPt = rows.map((row, i) =>
+      i === ptIndex ? row.replace(/^(HO-AUR-0051,\d*,,[^,]*,)("[^"]*"|[^,]*)/, "$1Resposta nova.") : row,
+    );
+    const html = unescaped(await (await upload(ines, "pt.csv", `${changedPt.join("\n")}\n`)).text());
+    expect(html).toContain("FAQs added: 0, changed: 0, removed: 0.");
+    expect(html).toContain("Translations added: 0, changed: 1, removed: 0.");
+    expect(html).toMatch(
+      /Changed \(pt\): [^<]+<\/caption>.*<th scope="row">Answer<\/th><td class="before">[^<]+<\/td><td class="after">Resposta nova.<\/td>/s,
+    );
+    expect((await postForm(ines, "/import/confirm", { csrf: fieldOf(html, "csrf"), digest: fieldOf(html, "digest") })).status).toBe(200);
+    const entry = await auditOf("HO-AUR-0051");
+    expect(entry.detail.changes.faqs).toEqual([
+      expect.objectContaining({
+        language: "pt",
+        change: "changed",
+        fields: [expect.objectContaining({ field: "answer", after: "Resposta nova." })],
+      }),
+    ]);
+
+    // The first FAQ removed with its translations: each is said.
+    const source = rows.find((row) => /,pt,/.test(row))!;
+    const position = source.split(",")[1];
+    const without = (await exported(ines, "HO-AUR-0051", "csv"))
+      .trimEnd()
+      .split("\n")
+      .filter((row, i) => i === 0 || row.split(",")[1] !== position);
+    const removal = unescaped(await (await upload(ines, "less.csv", `${without.join("\n")}\n`)).text());
+    expect(removal).toContain("FAQs added: 0, changed: 0, removed: 1.");
+    expect(removal).toMatch(/Translations added: 0, changed: 0, removed: [1-9]/);
+    expect(removal).toContain("Removed (pt):");
+  });
+});
+
+describe("removing whole hotels", () => {
+  const hotel = (n: number) => ({
+    id: `HO-RMV-${n}`,
+    kind: "property",
+    name: `Remove ${n}`,
+    brandId: "HO-RMV",
+    propertyId: null,
+    faqs: [],
+  });
+  const brand = { id: "HO-RMV", kind: "brand", name: "Removals", faqs: [] };
+
+  beforeAll(async () => {
+    await importRecords([brand, hotel(1), hotel(2), hotel(3)]);
+    await adminJson("POST", "/organizations/org-aurora/scope", { entityId: "HO-RMV" });
+  });
+
+  it("needs a confirmation that names them, even without FAQs", async () => {
+    const ines = await signedIn(INES);
+    const file = [brand, hotel(1), hotel(3)].map((r) => JSON.stringify(r)).join("\n");
+    const html = unescaped(await (await upload(ines, "brand.ndjson", file)).text());
+    expect(html).toContain("Remove these 1 brand, hotel or page and 0 FAQs");
+    const [csrf, digest] = [fieldOf(html, "csrf"), fieldOf(html, "digest")];
+    expect((await postForm(ines, "/import/confirm", { csrf, digest })).status).toBe(400);
+    expect((await postForm(ines, "/import/confirm", { csrf, digest, remove: "0/0" })).status).toBe(400);
+    expect((await adminJson("GET", "/content/entities/HO-RMV-2/faqs")).faqs).toEqual([]);
+    expect((await postForm(ines, "/import/confirm", { csrf, digest, remove: "0/1" })).status).toBe(200);
+    expect((await admin("GET", "/content/entities/HO-RMV-2/faqs")).status).toBe(404);
+  });
+
+  it("refuses to remove a hotel another organization publishes or gives a role on, from either side", async () => {
+    await adminJson("POST", "/organizations/org-boreal/scope", { entityId: "HO-RMV-3" });
+    const ines = await signedIn(INES);
+    const file = [brand, hotel(1)].map((r) => JSON.stringify(r)).join("\n");
+    const res = await upload(ines, "brand.ndjson", file);
+    const text = unescaped(await res.text());
+    expect(res.status).toBe(403);
+    expect(text).toContain("The file leaves out HO-RMV-3, which another organization also publishes or looks after");
+    expect(text).not.toContain("org-boreal");
+    expect(text).not.toContain("Boreal");
+    // Boreal's own administrator may not remove it either: it is Aurora's brand.
+    expect((await upload(await signedIn(BOREAL), "brand.ndjson", file)).status).toBe(403);
+    expect((await adminJson("GET", "/organizations")).organizations.find((o: { id: string }) => o.id === "org-boreal").scope).toContain(
+      "HO-RMV-3",
+    );
   });
 });
