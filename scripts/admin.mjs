@@ -69,6 +69,7 @@ const organizationColumns = [
   ["SCOPE", (o) => o.scope],
   ["USERS", (o) => o.users],
   ["CLIENTS", (o) => o.identityClients],
+  ["KEY QUOTA/H", (o) => o.apiKeyQuota],
 ];
 const org = program.command("organization").alias("org").description("organizations and the entities they see");
 listAndShow(org, "/organizations", "organizations", organizationColumns, { list: "list organizations", show: "show one organization" });
@@ -85,6 +86,16 @@ org
   .argument("<name>")
   .description("rename an organization")
   .action(run(async (o, id, name) => output(o, await api("PATCH", `/organizations/${enc(id)}`, { name }), fields)));
+org
+  .command("key-quota")
+  .argument("<id>")
+  .argument("<requestsPerHour>", "the most its partner keys may add up to an hour (0 or more)", (value) => {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError("must be a whole number, 0 or more");
+    return n;
+  })
+  .description("set the most an organization's partner keys may add up to an hour; its administrators cannot pass it")
+  .action(run(async (o, id, quota) => output(o, await api("PATCH", `/organizations/${enc(id)}`, { apiKeyQuota: quota }), fields)));
 org
   .command("delete")
   .argument("<id>")

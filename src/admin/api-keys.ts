@@ -6,8 +6,10 @@ import {
   changeApiKeyTerms,
   findApiKey,
   issueApiKey,
+  overQuotaMessage,
   revokeApiKey,
   type KeyChangeOutcome,
+  type OverQuota,
 } from "../catalogue/api-keys";
 import { listApiKeys, type ApiKeyListing } from "../storage/api-keys";
 import type { AdminEnv } from "./auth";
@@ -49,6 +51,12 @@ const view = (row: ApiKeyListing) => ({
 
 const operatorOf = (c: Context<AdminEnv>) => ({ name: c.get("operator") });
 
+/** 409: the change would pass the organization's quota; the operator raises it with PATCH /organizations/{id}. */
+const overQuota = (c: Context<AdminEnv>, outcome: OverQuota) =>
+  adminError(c, 409, `The hourly limit ${overQuotaMessage(outcome)}. Raise the organization's apiKeyQuota first; nothing was changed.`, [
+    { field: "hourlyLimit", message: overQuotaMessage(outcome) },
+  ]);
+
 export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
   const keys = resource(app, {
     tag: "API keys",
@@ -61,7 +69,11 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
   });
 
   const answer = (c: Context<AdminEnv>, outcome: KeyChangeOutcome, refusal: (at: string) => string) =>
-    outcome.outcome === "saved" ? view(outcome.key) : adminError(c, 409, refusal(outcome.revokedAt));
+    outcome.outcome === "saved"
+      ? view(outcome.key)
+      : outcome.outcome === "over_quota"
+        ? overQuota(c, outcome)
+        : adminError(c, 409, refusal(outcome.revokedAt));
 
   keys.list("apiKeys", { summary: "List content API keys (never the keys themselves)", description: "Newest first." }, (c) =>
     listApiKeys(c.env.DB),
@@ -81,6 +93,7 @@ export function apiKeyRoutes(app: OpenAPIHono<AdminEnv>): void {
         return adminError(c, 400, `No organization ${organizationId}.`, [
           { field: "organizationId", message: `no organization ${organizationId}` },
         ]);
+      if (issued.outcome === "over_quota") return overQuota(c, issued);
       return { ...view(issued.key), key: issued.secret };
     },
   );

@@ -7,6 +7,7 @@ import {
   insertScope,
   listOrganizations,
   renameOrganization,
+  setApiKeyQuota,
   type OrganizationRow,
 } from "../storage/organizations";
 import { audit } from "./audit";
@@ -21,13 +22,26 @@ const Organization = z
     scope: z.array(z.string()).openapi({ description: "Entity IDs the organization sees; a brand brings its properties." }),
     users: z.number().int(),
     identityClients: z.number().int(),
+    apiKeyQuota: z.number().int().openapi({
+      description: "The most requests an hour the organization's partner keys may add up to (those neither revoked nor expired).",
+    }),
     createdAt: Timestamp,
   })
   .openapi("Organization");
 
 const OrganizationName = z.string().trim().min(1).max(200);
 const OrganizationCreate = z.strictObject({ id: OrganizationId, name: OrganizationName, scope: z.array(SafeId).max(1000).default([]) });
-const OrganizationPatch = z.strictObject({ name: OrganizationName });
+const quotaMessage = "must be a whole number from 0 to 1,000,000,000,000";
+const ApiKeyQuota = z
+  .number({ error: quotaMessage })
+  .int(quotaMessage)
+  .min(0, quotaMessage)
+  .max(1_000_000_000_000, quotaMessage)
+  .openapi({ description: "Requests an hour its keys may add up to; its administrators cannot pass it." });
+const OrganizationPatch = z
+  .strictObject({ name: OrganizationName.optional(), apiKeyQuota: ApiKeyQuota.optional() })
+  .refine((patch) => patch.name !== undefined || patch.apiKeyQuota !== undefined, "give name, apiKeyQuota or both")
+  .openapi({ anyOf: [{ required: ["name"] }, { required: ["apiKeyQuota"] }] });
 const ScopeEntities = z.array(SafeId).min(1).max(1000);
 // One entity (`entityId`) or many (`entityIds`), all or nothing.
 const ScopeChange = z.union([z.strictObject({ entityId: SafeId }), z.strictObject({ entityIds: ScopeEntities })]);
@@ -42,6 +56,7 @@ const view = (row: OrganizationRow) => ({
   scope: row.scope,
   users: row.users,
   identityClients: row.clients,
+  apiKeyQuota: row.api_key_quota,
   createdAt: row.created_at,
 });
 
@@ -89,9 +104,22 @@ export function organizationRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   organizations.on(
-    { method: "patch", body: OrganizationPatch, summary: "Rename an organization", description: "Renamed." },
-    async (c, row, { body: { name } }) => {
-      await c.env.DB.batch([renameOrganization(c.env.DB, row.id, name), audit(c, "organization.rename", row.id, { name })]);
+    {
+      method: "patch",
+      body: OrganizationPatch,
+      summary: "Rename an organization, or set the most its partner keys may add up to an hour",
+      description: "The organization as changed.",
+    },
+    async (c, row, { body: { name, apiKeyQuota } }) => {
+      await c.env.DB.batch([
+        ...(name === undefined ? [] : [renameOrganization(c.env.DB, row.id, name), audit(c, "organization.rename", row.id, { name })]),
+        ...(apiKeyQuota === undefined
+          ? []
+          : [
+              setApiKeyQuota(c.env.DB, row.id, apiKeyQuota),
+              audit(c, "organization.api_key_quota", row.id, { apiKeyQuota: { from: row.api_key_quota, to: apiKeyQuota } }),
+            ]),
+      ]);
       return reloaded(c.env.DB, row.id);
     },
   );

@@ -183,6 +183,8 @@ export function personRoutes(app: OpenAPIHono<AdminEnv>): void {
             return invalid(c, outcome.problems);
           case "no_person":
             return adminError(c, 404, "No such person.");
+          case "own_password":
+            return adminError(c, 409, "A person changes their own password by giving their current one.");
         }
       } catch (error) {
         if (error instanceof PepperError) return envelopeError(500, error.message);

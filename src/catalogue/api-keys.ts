@@ -7,6 +7,8 @@ import { counterNames, usedThisHour } from "../rate-limit/rate-counter";
 import { insertAudit } from "../storage/admin-audit";
 import {
   apiKeyByHashStatement,
+  apiKeyQuotaOf,
+  withinApiKeyQuota,
   insertApiKey,
   listApiKeys,
   revokeApiKey as revokeApiKeyRow,
@@ -23,6 +25,8 @@ import type { Actor } from "./people";
  * checked and audited the same way, in one D1 batch with its audit row. A key may belong to an organization, whose
  * administrators then manage it; `organizationId` in a lookup limits it to that organization's keys (another
  * organization's key is "not found", exactly as one that does not exist). The operator passes none and reaches all.
+ * An organization's keys add up to at most its quota, which only the operator sets (admin/organizations.ts): a
+ * change past it is refused from the console and the operator API alike, and writes nothing.
  */
 
 export const DEFAULT_HOURLY_LIMIT = 1000;
@@ -88,7 +92,40 @@ export async function findApiKey(db: D1Database, id: string, organizationId?: st
   return row && (organizationId === undefined || row.organization_id === organizationId) ? row : null;
 }
 
-export type IssueOutcome = { outcome: "issued"; key: ApiKeyListing; secret: string } | { outcome: "no_organization" };
+/** An organization's keys would add up to more than its quota: what they add up to without the change, and the quota. */
+export type OverQuota = { outcome: "over_quota"; used: number; quota: number };
+
+export type IssueOutcome = { outcome: "issued"; key: ApiKeyListing; secret: string } | { outcome: "no_organization" } | OverQuota;
+
+/**
+ * Runs `writes` with the quota check of `organizationId` last in the same batch: nothing is written when the
+ * organization's keys would then add up to more than its quota. The writes make a key of `limit` requests an hour
+ * count (a key issued, or `replaced` with new terms); a refusal reports what the others add up to.
+ */
+async function withinQuota(
+  db: D1Database,
+  organizationId: string | null,
+  writes: D1PreparedStatement[],
+  limit: number,
+  replaced?: ApiKeyListing,
+): Promise<OverQuota | null> {
+  if (organizationId === null) {
+    await db.batch(writes);
+    return null;
+  }
+  const now = new Date().toISOString();
+  try {
+    await db.batch([...writes, withinApiKeyQuota(db, organizationId, now)]);
+    return null;
+  } catch (error) {
+    // The batch wrote nothing; whether the quota refused it is read again rather than from D1's message.
+    const state = await apiKeyQuotaOf(db, organizationId, now);
+    const counted = replaced && replaced.revoked_at === null && (replaced.expires_at === null || replaced.expires_at > now);
+    const used = (state?.used ?? 0) - (counted ? replaced.hourly_limit : 0);
+    if (!state || used + limit <= state.quota) throw error;
+    return { outcome: "over_quota", used, quota: state.quota };
+  }
+}
 
 /** Issues a key for a partner (of `organizationId`, when given); the key itself is returned once and stored as SHA-256. */
 export async function issueApiKey(
@@ -109,15 +146,21 @@ export async function issueApiKey(
     organization_id: organizationId,
     created_at: new Date().toISOString(),
   };
-  await db.batch([
-    insertApiKey(db, { ...key, key_hash: await sha256Hex(secret) }),
-    audit(db, actor, "api_key.create", key, { partner: key.partner, hourlyLimit: key.hourly_limit, expiresAt: key.expires_at }),
-  ]);
+  const over = await withinQuota(
+    db,
+    organizationId,
+    [
+      insertApiKey(db, { ...key, key_hash: await sha256Hex(secret) }),
+      audit(db, actor, "api_key.create", key, { partner: key.partner, hourlyLimit: key.hourly_limit, expiresAt: key.expires_at }),
+    ],
+    key.hourly_limit,
+  );
+  if (over) return over;
   forgetApiKeys();
   return { outcome: "issued", key, secret };
 }
 
-export type KeyChangeOutcome = { outcome: "saved"; key: ApiKeyListing } | { outcome: "revoked"; revokedAt: string };
+export type KeyChangeOutcome = { outcome: "saved"; key: ApiKeyListing } | { outcome: "revoked"; revokedAt: string } | OverQuota;
 
 /** Changes a key's hourly limit or expiry; a revoked key keeps its terms. */
 export async function changeApiKeyTerms(
@@ -129,19 +172,26 @@ export async function changeApiKeyTerms(
   if (key.revoked_at !== null) return { outcome: "revoked", revokedAt: key.revoked_at };
   const hourlyLimit = patch.hourlyLimit ?? key.hourly_limit;
   const expiresAt = patch.expiresAt === undefined ? key.expires_at : patch.expiresAt && new Date(patch.expiresAt).toISOString();
-  await db.batch([
-    updateApiKeyTerms(db, key.id, hourlyLimit, expiresAt),
-    audit(db, actor, "api_key.update", key, {
-      hourlyLimit: { from: key.hourly_limit, to: hourlyLimit },
-      expiresAt: { from: key.expires_at, to: expiresAt },
-    }),
-  ]);
+  const over = await withinQuota(
+    db,
+    key.organization_id,
+    [
+      updateApiKeyTerms(db, key.id, hourlyLimit, expiresAt),
+      audit(db, actor, "api_key.update", key, {
+        hourlyLimit: { from: key.hourly_limit, to: hourlyLimit },
+        expiresAt: { from: key.expires_at, to: expiresAt },
+      }),
+    ],
+    hourlyLimit,
+    key,
+  );
+  if (over) return over;
   forgetApiKeys();
   return { outcome: "saved", key: { ...key, hourly_limit: hourlyLimit, expires_at: expiresAt } };
 }
 
 /** Revokes a key: refused everywhere within API_KEY_MAX_AGE_MS. */
-export async function revokeApiKey(db: D1Database, key: ApiKeyListing, actor: Actor): Promise<KeyChangeOutcome> {
+export async function revokeApiKey(db: D1Database, key: ApiKeyListing, actor: Actor): Promise<Exclude<KeyChangeOutcome, OverQuota>> {
   if (key.revoked_at !== null) return { outcome: "revoked", revokedAt: key.revoked_at };
   const at = new Date().toISOString();
   await db.batch([revokeApiKeyRow(db, key.id, at), audit(db, actor, "api_key.revoke", key, { partner: key.partner })]);
@@ -161,3 +211,7 @@ export async function apiKeysWithUse(env: Pick<Env, "DB" | "RATE_COUNTER">, orga
     keys.map(async (key) => ({ ...key, used_this_hour: await usedThisHour(env, counterNames.apiKey(key.id), key.hourly_limit) })),
   );
 }
+
+/** A refusal for keys past their organization's quota, in words for the console and the operator API alike. */
+export const overQuotaMessage = ({ used, quota }: OverQuota): string =>
+  `would take the organization's keys past ${quota.toLocaleString("en")} requests an hour, the most its operator allows; its other keys add up to ${used.toLocaleString("en")}, so this key may have at most ${Math.max(0, quota - used).toLocaleString("en")}`;

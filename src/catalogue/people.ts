@@ -3,7 +3,7 @@ import { hashPassword } from "../crypto/password";
 import { randomId, randomSecret } from "../crypto/random";
 import { insertAudit } from "../storage/admin-audit";
 import { deleteGrant, grantsOf, insertGrant, type ConsoleGrantRow } from "../storage/console-grants";
-import { deleteOtherSessionsOf, deleteSessionsOf } from "../storage/console-sessions";
+import { deleteSessionsOf, insertSession, type ConsoleSessionRow } from "../storage/console-sessions";
 import { findEntity } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
 import {
@@ -105,7 +105,10 @@ export type DisableOutcome =
 export type EnableOutcome = { outcome: "saved"; person: Person } | { outcome: "no_person" } | { outcome: "already" };
 
 export type PasswordOutcome =
-  { outcome: "saved"; person: Person; password?: string } | { outcome: "invalid"; problems: Problem[] } | { outcome: "no_person" };
+  | { outcome: "saved"; person: Person; password?: string }
+  | { outcome: "invalid"; problems: Problem[] }
+  | { outcome: "no_person" }
+  | { outcome: "own_password" };
 
 export type OwnPasswordOutcome =
   | { outcome: "saved" }
@@ -250,6 +253,8 @@ export async function setPersonPassword(
   if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error).map((p) => ({ ...p, field: "password" })) };
   const person = await findPersonWithGrants(env.DB, change.personId, change.organizationId);
   if (!person) return { outcome: "no_person" };
+  // One's own password is changed by proving the current one (changeOwnPassword), so an open session cannot.
+  if (actor.personId === person.id) return { outcome: "own_password" };
   const password = parsed.data ?? randomSecret(18);
   await env.DB.batch([
     setPersonPasswordHash(env.DB, person.id, await hashPassword(password, env.PASSWORD_PEPPER)),
@@ -261,12 +266,13 @@ export async function setPersonPassword(
 
 /**
  * A person changes their own password, proving the current one with sign-in's protections (a backoff per e-mail
- * and address, a cap per address), so a session left open is not a way to guess it. Their other sessions end.
+ * and address, a cap per address), so a session left open is not a way to guess it. Every session of theirs ends,
+ * and `replacementSession` (a new token for the browser that changed it) starts in the same batch.
  */
 export async function changeOwnPassword(
   env: Env,
   person: PersonRow,
-  attempt: { current: string; next: string; repeated: string; address: string; keptSessionHash: string },
+  attempt: { current: string; next: string; repeated: string; address: string; replacementSession: ConsoleSessionRow },
 ): Promise<OwnPasswordOutcome> {
   const parsed = NewPassword.safeParse(attempt.next);
   const problems = parsed.success ? [] : problemsOf(parsed.error).map((p) => ({ ...p, field: "next" }));
@@ -283,7 +289,10 @@ export async function changeOwnPassword(
       : { outcome: "wrong_current" };
   await env.DB.batch([
     setPersonPasswordHash(env.DB, person.id, await hashPassword(attempt.next, env.PASSWORD_PEPPER)),
-    deleteOtherSessionsOf(env.DB, person.id, attempt.keptSessionHash),
+    // Every session ends, the one in use too: the browser that changed it goes on with a new token, so a copy of the
+    // old cookie elsewhere is worth nothing.
+    deleteSessionsOf(env.DB, person.id),
+    insertSession(env.DB, attempt.replacementSession),
     audit(env.DB, { name: `person:${person.email}`, personId: person.id }, "person.password", person, {
       by: "themselves",
       sessionsEnded: "all others",

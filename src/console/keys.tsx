@@ -5,10 +5,12 @@ import {
   changeApiKeyTerms,
   findApiKey,
   issueApiKey,
+  overQuotaMessage,
   revokeApiKey,
   type ApiKeyCreateInput,
   type ApiKeyUse,
   type KeyChangeOutcome,
+  type OverQuota,
 } from "../catalogue/api-keys";
 import { problemsOf, type Problem } from "../catalogue/people";
 import type { ApiKeyListing } from "../storage/api-keys";
@@ -238,21 +240,26 @@ const keyOf = (c: KeysContext) => findApiKey(c.env.DB, c.req.param("keyId") ?? "
 /** The issue form's values as the service takes them, or its problems by field (the form's values to show again). */
 export function readNewKey(
   form: URLSearchParams,
-): { input: ApiKeyCreateInput } | { values: KeyFormValues; problems: Record<string, string> } {
+): { input: ApiKeyCreateInput; values: KeyFormValues } | { values: KeyFormValues; problems: Record<string, string> } {
   const terms = termsOf(form);
   const parsed = ApiKeyCreate.safeParse({
     partner: terms.values.partner,
     ...(terms.hourlyLimit === undefined ? {} : { hourlyLimit: terms.hourlyLimit }),
     ...(terms.expiresAt === undefined || terms.dayProblem ? {} : { expiresAt: terms.expiresAt }),
   });
-  if (parsed.success && !terms.dayProblem) return { input: parsed.data };
+  if (parsed.success && !terms.dayProblem) return { input: parsed.data, values: terms.values };
   return { values: terms.values, problems: { ...(parsed.success ? {} : problemsByField(problemsOf(parsed.error))), ...terms.dayProblem } };
 }
 
-/** Issues a key for the person's organization and shows it, once. */
-export async function issueKey(c: KeysContext, input: ApiKeyCreateInput): Promise<Response> {
+/** Issues a key for the person's organization and shows it, once; past the organization's quota, `refused` answers. */
+export async function issueKey(
+  c: KeysContext,
+  input: ApiKeyCreateInput,
+  refused: (problems: Record<string, string>) => Promise<Response>,
+): Promise<Response> {
   const issued = await issueApiKey(c.env.DB, input, c.get("person").organization_id, actorOf(c));
   if (issued.outcome === "no_organization") return noSuchKey(c);
+  if (issued.outcome === "over_quota") return refused(quotaProblem(issued));
   return page(render(keyPage({ viewer: c.get("viewer"), key: issued.key, secret: issued.secret })), 201);
 }
 
@@ -264,10 +271,17 @@ keyRoutes.get("/console/access/keys/:keyId", async (c) => {
   return page(render(keyPage({ viewer: c.get("viewer"), key, done: c.req.query("done") })));
 });
 
-const revokedProblem = (outcome: KeyChangeOutcome): Record<string, string> =>
+/** The limit's problem past the organization's quota: only the operator raises it. */
+const quotaProblem = (outcome: OverQuota): Record<string, string> => ({
+  hourlyLimit: `The hourly limit ${overQuotaMessage(outcome)}. Ask your operator to raise it, or lower another key's limit.`,
+});
+
+const refusedChange = (outcome: KeyChangeOutcome): Record<string, string> =>
   outcome.outcome === "revoked"
     ? { form: `This key was revoked on ${outcome.revokedAt.slice(0, 10)} (perhaps by someone else just now). Nothing was changed.` }
-    : {};
+    : outcome.outcome === "over_quota"
+      ? quotaProblem(outcome)
+      : {};
 
 keyRoutes.post("/console/access/keys/:keyId", async (c) => {
   const refused = notAdministrator(c);
@@ -284,7 +298,7 @@ keyRoutes.post("/console/access/keys/:keyId", async (c) => {
   if (!parsed.success || terms.dayProblem)
     return again(400, { ...(parsed.success ? {} : problemsByField(problemsOf(parsed.error))), ...terms.dayProblem });
   const outcome = await changeApiKeyTerms(c.env.DB, key, parsed.data, actorOf(c));
-  return outcome.outcome === "saved" ? seeOther(`/console/access/keys/${key.id}?done=terms`) : again(409, revokedProblem(outcome));
+  return outcome.outcome === "saved" ? seeOther(`/console/access/keys/${key.id}?done=terms`) : again(409, refusedChange(outcome));
 });
 
 keyRoutes.post("/console/access/keys/:keyId/revoke", async (c) => {
@@ -295,5 +309,5 @@ keyRoutes.post("/console/access/keys/:keyId/revoke", async (c) => {
   const outcome = await revokeApiKey(c.env.DB, key, actorOf(c));
   return outcome.outcome === "saved"
     ? seeOther(`/console/access/keys/${key.id}?done=revoke`)
-    : page(render(keyPage({ viewer: c.get("viewer"), key, problems: revokedProblem(outcome) })), 409);
+    : page(render(keyPage({ viewer: c.get("viewer"), key, problems: refusedChange(outcome) })), 409);
 });

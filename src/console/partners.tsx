@@ -300,5 +300,7 @@ partnerRoutes.post("/console/access/keys", (c) => {
   const refused = notAdministrator(c);
   if (refused) return refused;
   const read = readNewKey(c.get("form"));
-  return "input" in read ? issueKey(c, read.input) : accessAnswer(c, read);
+  return "input" in read
+    ? issueKey(c, read.input, (problems) => accessAnswer(c, { values: read.values, problems }))
+    : accessAnswer(c, read);
 });

@@ -4,7 +4,7 @@ import { callerAddress } from "../rate-limit/token-requests";
 import { page, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
 import { Csrf, Field, Page, render, type Viewer } from "./pages";
-import { sessionHash } from "./session";
+import { newSession, SESSION_COOKIE, SESSION_MAX_MS, setCookie } from "./session";
 
 /**
  * A person's own password: the current one, the new one twice. A wrong current password counts as a failed sign-in
@@ -51,18 +51,19 @@ passwordRoutes.get("/console/password", (c) => page(render(passwordPage({ viewer
 
 passwordRoutes.post("/console/password", async (c) => {
   const form = c.get("form");
+  const replacement = await newSession(c.get("person").id, Date.now());
   const outcome = await changeOwnPassword(c.env, c.get("person"), {
     current: form.get("current") ?? "",
     next: form.get("next") ?? "",
     repeated: form.get("repeated") ?? "",
     address: callerAddress(c.req.raw, c.env),
-    keptSessionHash: await sessionHash(c.get("token")),
+    replacementSession: replacement.row,
   });
   const again = (status: number, problems: Record<string, string>, headers?: Headers) =>
     page(render(passwordPage({ viewer: c.get("viewer"), problems })), status, headers);
   switch (outcome.outcome) {
     case "saved":
-      return seeOther("/console/password?done=1");
+      return seeOther("/console/password?done=1", [setCookie(SESSION_COOKIE, replacement.token, SESSION_MAX_MS / 1000)]);
     case "invalid":
       return again(
         400,

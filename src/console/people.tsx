@@ -391,6 +391,13 @@ peopleRoutes.post("/console/people/:personId/password", async (c) => {
   switch (outcome.outcome) {
     case "no_person":
       return noSuchPerson(c);
+    case "own_password":
+      return problem(
+        c,
+        409,
+        "Change your own password on “Your password”",
+        "It asks for your current password, so an open session alone cannot change it. Nothing was changed.",
+      );
     case "invalid": {
       const person = await personInOrganization(c);
       if (!person) return noSuchPerson(c);

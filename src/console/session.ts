@@ -1,7 +1,7 @@
 import { toBase64Url } from "../crypto/base64url";
 import { sha256, sha256Hex } from "../crypto/hash";
 import { randomSecret } from "../crypto/random";
-import { deleteSession, findSession, insertSession, touchSession } from "../storage/console-sessions";
+import { deleteSession, findSession, insertSession, touchSession, type ConsoleSessionRow } from "../storage/console-sessions";
 
 /**
  * Console sessions: a random 256-bit token in a `__Host-` cookie, stored only as its SHA-256. A session ends after
@@ -38,11 +38,17 @@ export function cookieValue(header: string | undefined, name: string): string | 
 /** The CSRF token of the session whose cookie holds `token`. */
 export const csrfTokenOf = async (token: string): Promise<string> => toBase64Url(await sha256(`console-csrf\n${token}`));
 
-/** A new session for `personId`: its cookie's token, to be set with SESSION_COOKIE. */
-export async function startSession(db: D1Database, personId: string, now: number): Promise<string> {
+/** A new session's cookie token and the row that stores it (its hash, never the token). */
+export async function newSession(personId: string, now: number): Promise<{ token: string; row: ConsoleSessionRow }> {
   const token = randomSecret();
   const at = new Date(now).toISOString();
-  await insertSession(db, { token_hash: await sessionHash(token), person_id: personId, created_at: at, last_seen_at: at }).run();
+  return { token, row: { token_hash: await sessionHash(token), person_id: personId, created_at: at, last_seen_at: at } };
+}
+
+/** A new session for `personId`: its cookie's token, to be set with SESSION_COOKIE. */
+export async function startSession(db: D1Database, personId: string, now: number): Promise<string> {
+  const { token, row } = await newSession(personId, now);
+  await insertSession(db, row).run();
   return token;
 }
 

@@ -49,3 +49,29 @@ export const revokeApiKey = (db: D1Database, id: string, at: string): D1Prepared
 /** Sets a key's hourly limit and expiry (its partner, hash and revocation stay). */
 export const updateApiKeyTerms = (db: D1Database, id: string, hourlyLimit: number, expiresAt: string | null): D1PreparedStatement =>
   db.prepare("UPDATE api_keys SET hourly_limit = ?, expires_at = ? WHERE id = ?").bind(hourlyLimit, expiresAt, id);
+
+/** What an organization's keys add up to now: the hourly limits of those neither revoked nor expired, and its quota. */
+export async function apiKeyQuotaOf(db: D1Database, organizationId: string, now: string): Promise<{ used: number; quota: number } | null> {
+  return db
+    .prepare(
+      `SELECT api_key_quota AS quota,
+         (SELECT coalesce(sum(hourly_limit), 0) FROM api_keys
+          WHERE organization_id = ?1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?2)) AS used
+       FROM organizations WHERE id = ?1`,
+    )
+    .bind(organizationId, now)
+    .first<{ used: number; quota: number }>();
+}
+
+/**
+ * A statement that fails, so the batch it closes writes nothing, when an organization's keys add up to more than
+ * its quota: checked after the writes in the same transaction, so two changes at once cannot both pass.
+ */
+export const withinApiKeyQuota = (db: D1Database, organizationId: string, now: string): D1PreparedStatement =>
+  db
+    .prepare(
+      `SELECT CASE WHEN (SELECT coalesce(sum(hourly_limit), 0) FROM api_keys
+          WHERE organization_id = ?1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?2))
+        <= (SELECT api_key_quota FROM organizations WHERE id = ?1) THEN 1 ELSE json_extract('over the quota', '$') END`,
+    )
+    .bind(organizationId, now);

@@ -28,10 +28,6 @@ export const deleteSession = (db: D1Database, tokenHash: string): D1PreparedStat
 export const deleteSessionsOf = (db: D1Database, personId: string): D1PreparedStatement =>
   db.prepare("DELETE FROM console_sessions WHERE person_id = ?").bind(personId);
 
-/** Signs a person out everywhere but the session `keptTokenHash`. */
-export const deleteOtherSessionsOf = (db: D1Database, personId: string, keptTokenHash: string): D1PreparedStatement =>
-  db.prepare("DELETE FROM console_sessions WHERE person_id = ? AND token_hash != ?").bind(personId, keptTokenHash);
-
 /** Sessions idle since before `idleBefore` or begun before `startedBefore`: ended, whether or not anyone comes back. */
 export const deleteEndedSessions = (db: D1Database, idleBefore: string, startedBefore: string): D1PreparedStatement =>
   db.prepare("DELETE FROM console_sessions WHERE last_seen_at < ? OR created_at < ?").bind(idleBefore, startedBefore);

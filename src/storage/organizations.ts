@@ -8,6 +8,8 @@ export interface OrganizationInput {
 }
 
 export interface OrganizationRow extends OrganizationInput {
+  /** The most requests an hour its partner keys may add up to. */
+  api_key_quota: number;
   scope: string[];
   users: number;
   clients: number;
@@ -18,6 +20,9 @@ export const insertOrganization = (db: D1Database, org: OrganizationInput): D1Pr
 
 export const renameOrganization = (db: D1Database, id: string, name: string): D1PreparedStatement =>
   db.prepare("UPDATE organizations SET name = ? WHERE id = ?").bind(name, id);
+
+export const setApiKeyQuota = (db: D1Database, id: string, quota: number): D1PreparedStatement =>
+  db.prepare("UPDATE organizations SET api_key_quota = ? WHERE id = ?").bind(quota, id);
 
 export const deleteOrganization = (db: D1Database, id: string): D1PreparedStatement =>
   db.prepare("DELETE FROM organizations WHERE id = ?").bind(id);
@@ -35,7 +40,7 @@ export const findOrganization = (db: D1Database, id: string): Promise<{ id: stri
 export async function listOrganizations(db: D1Database, id?: string): Promise<OrganizationRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT o.id, o.name, o.created_at,
+      `SELECT o.id, o.name, o.created_at, o.api_key_quota,
          (SELECT json_group_array(entity_id) FROM (SELECT entity_id FROM organization_scopes WHERE organization_id = o.id ORDER BY entity_id)) AS scope,
          (SELECT count(*) FROM users WHERE organization_id = o.id) AS users,
          (SELECT count(*) FROM identity_clients WHERE organization_id = o.id) AS clients

@@ -123,6 +123,8 @@ describe("content API keys of the organization", () => {
   });
 
   it("takes an hourly limit at its bounds and refuses one past them", async () => {
+    // A key of 1,000,000,000 an hour needs the operator to allow the organization that much first.
+    await adminJson("PATCH", "/organizations/org-aurora", { apiKeyQuota: 10_000_000_000 });
     const ines = await signedIn(INES);
     const issue = async (hourlyLimit: string) =>
       (await postForm(ines, "/access/keys", { csrf: await csrfOf(ines), partner: "Bounds", hourlyLimit, expiresOn: "" })).status;
