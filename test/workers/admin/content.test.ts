@@ -93,7 +93,9 @@ describe("content import", () => {
       status: "changed",
       changes: {
         fields: [],
-        faqs: [{ language: "en", change: "changed", fields: [{ field: "answer", before: faq(1).answer, after: faq(1, " (changed)").answer }] }],
+        faqs: [
+          { language: "en", change: "changed", fields: [{ field: "answer", before: faq(1).answer, after: faq(1, " (changed)").answer }] },
+        ],
       },
       before: { id: "HO-TRAIL-1", faqs: [faq(1), faq(101)] },
       after: { id: "HO-TRAIL-1", faqs: [faq(1, " (changed)"), faq(101)] },

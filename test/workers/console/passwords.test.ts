@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminJson, admin } from "../support/admin";
 import { Browser } from "../support/connector";
+import { SESSION_COOKIE } from "../../../src/console/session";
 import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, trySignIn } from "../support/console";
 
 const PIA = { email: "pia@aurora.example", password: "pia-first-password" };
@@ -28,6 +29,8 @@ describe("one's own password", () => {
   it("changes it knowing the current one; every other session ends, this one stays, and the audit never holds it", async () => {
     const here = await signedIn(PIA);
     const elsewhere = await signedIn(PIA);
+    const copied = Browser.withCookie(SESSION_COOKIE, here.cookie(SESSION_COOKIE)!);
+    expect(await stillSignedIn(copied)).toBe(true);
     const csrf = await csrfOf(here);
     const next = "pia-second-password";
     const res = await postForm(here, "/password", { csrf, current: PIA.password, next, repeated: next });
@@ -35,6 +38,9 @@ describe("one's own password", () => {
     expect(await pageOf(here, "/password?done=1")).toContain("Your password was changed. You were signed out everywhere else.");
     expect(await stillSignedIn(here)).toBe(true);
     expect(await stillSignedIn(elsewhere)).toBe(false);
+    // The browser that changed it goes on with a new token: a copy of its old cookie is worth nothing.
+    expect(here.cookie(SESSION_COOKIE)).not.toBe(copied.cookie(SESSION_COOKIE));
+    expect(await stillSignedIn(copied)).toBe(false);
     expect((await trySignIn(new Browser(), PIA)).status).toBe(401);
     expect((await trySignIn(new Browser(), { ...PIA, password: next })).status).toBe(303);
     const [entry] = await auditOf("person-pia");
@@ -149,5 +155,16 @@ describe("an administrator sets a person's password and enables them again", () 
     expect((await admin("POST", "/people/person-rui/password", { password: "short" })).status).toBe(400);
     expect((await trySignIn(new Browser(), { ...RUI, password: set.password })).status).toBe(303);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM people WHERE id = 'person-rui' AND disabled_at IS NULL").first("n")).toBe(1);
+  });
+});
+
+describe("an administrator's own password", () => {
+  it("is not set through the people page, which asks for no current password", async () => {
+    const ines = await signedIn(INES);
+    const res = await postForm(ines, "/people/person-ines/password", { csrf: await csrfOf(ines), password: "taken-over-password" });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("Change your own password on “Your password”");
+    expect((await trySignIn(new Browser(), INES)).status).toBe(303);
+    expect((await auditOf("person-ines")).filter((entry) => entry.action === "person.password")).toEqual([]);
   });
 });

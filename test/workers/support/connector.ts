@@ -50,6 +50,18 @@ export class Browser {
   forgetCookies(): void {
     this.cookies.clear();
   }
+
+  /** The cookie `name` this browser holds, to replay it from another. */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** A browser holding only the cookie `name` with `value`: someone who copied it. */
+  static withCookie(name: string, value: string): Browser {
+    const browser = new Browser();
+    browser.cookies.set(name, value);
+    return browser;
+  }
 }
 
 export const formHandle = (html: string): string => {
