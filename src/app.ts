@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { adminApi } from "./admin/routes";
+import { consoleFallback } from "./console/answers";
 import { consoleRoutes } from "./console/routes";
 import { contentApi } from "./content/routes";
 import { contentError, requestPath } from "./content/errors";
@@ -12,6 +13,9 @@ import { identityRoutes, realmDiscoveryRoutes } from "./identity/routes";
 import { mcpRoutes } from "./mcp/routes";
 import { oauthRoutes } from "./oauth/routes";
 import { surfaceError } from "./surface-error";
+
+/** The content console's paths answer in pages, errors included. */
+const isConsolePath = (path: string) => path === "/console" || path.startsWith("/console/");
 
 /** One Worker, every surface, routed by path (DESIGN §1). */
 export function createApp(): Hono<AppEnv> {
@@ -28,7 +32,11 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", oauthRoutes);
   app.route("/", adminApi());
   app.route("/", consoleRoutes);
-  app.notFound((c) => surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`));
+  app.notFound((c) =>
+    isConsolePath(c.req.path)
+      ? consoleFallback(404)
+      : surfaceError(requestPath(c.req.raw), 404, `No route for ${c.req.method} ${c.req.path}.`),
+  );
   app.onError((error, c) => {
     const path = requestPath(c.req.raw);
     // Thrown by Hono for requests it cannot read (a malformed JSON body): the client's mistake, in its surface's shape.
@@ -40,6 +48,7 @@ export function createApp(): Hono<AppEnv> {
     if (path.startsWith("/api/") && isDependencyOutage(error)) {
       return contentError(503, "A dependency is temporarily unavailable; retry with exponential backoff.", path, { "Retry-After": "5" });
     }
+    if (isConsolePath(c.req.path)) return consoleFallback(500);
     return surfaceError(path, 500, "An unexpected error occurred; retry with exponential backoff.");
   });
   return app;

@@ -86,7 +86,8 @@ export interface Actor {
 export type InviteOutcome =
   | { outcome: "invited"; person: Person; password?: string }
   | { outcome: "invalid"; problems: Problem[] }
-  | { outcome: "taken"; email: string }
+  /** The e-mail is in use: by one of the organization's own people, or (`elsewhere`) not, which says no more. */
+  | { outcome: "taken"; email: string; elsewhere: boolean }
   | { outcome: "no_organization" };
 
 export type GrantOutcome =
@@ -149,7 +150,9 @@ export async function invitePerson(
   if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error) };
   const { email, displayName, password: given } = parsed.data;
   if (!(await findOrganization(env.DB, organizationId))) return { outcome: "no_organization" };
-  if (await findPersonByEmail(env.DB, email)) return { outcome: "taken", email };
+  const holder = await findPersonByEmail(env.DB, email);
+  // E-mails sign people in, so one belongs to one person in one organization; who holds it elsewhere is not said.
+  if (holder) return { outcome: "taken", email, elsewhere: holder.organization_id !== organizationId };
   const password = given ?? randomSecret(18);
   const person: PersonListing = {
     id: randomId("person_"),

@@ -15,3 +15,13 @@ export function seeOther(location: string, cookies: string[] = []): Response {
 
 export const problem = (status: number, heading: string, message: string, viewer?: Viewer) =>
   page(render(problemPage({ viewer, heading, message })), status);
+
+/** What the console answers for a path it has no page for, or when something failed: a page, never JSON. */
+export const consoleFallback = (status: 404 | 500) =>
+  status === 404
+    ? problem(404, "There is no page here", "Check the address, or go back to your content.")
+    : problem(
+        500,
+        "Something went wrong",
+        "Nothing more was changed by this request. Try again in a moment; if it keeps happening, tell your operator.",
+      );

@@ -430,6 +430,7 @@ importRoutes.get("/console/export", async (c) => {
       "Content-Type": `${type}; charset=utf-8`,
       "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
     },
   });
 });

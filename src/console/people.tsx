@@ -296,7 +296,11 @@ peopleRoutes.post("/console/people", async (c) => {
     case "invalid":
       return again(400, problemsByField(outcome.problems));
     case "taken":
-      return again(409, { email: `Someone already signs in with ${outcome.email}. Each person needs their own e-mail.` });
+      return again(409, {
+        email: outcome.elsewhere
+          ? `The e-mail ${outcome.email} cannot be invited here. Use another address for this person, or ask your operator.`
+          : `The e-mail ${outcome.email} is already one of your people's: find them on this page.`,
+      });
     case "no_organization":
       return noSuchPerson(c);
   }

@@ -109,6 +109,8 @@ const SESSION_ENDED = {
 
 /** Signed-in pages: the session must be active, and a POST must carry its CSRF token. */
 const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
+  // "/console" matches both patterns this is mounted on: the second pass must not read the form again.
+  if (c.get("person")) return next();
   const token = cookieValue(c.req.header("Cookie"), SESSION_COOKIE);
   const session = await checkSession(c.env.DB, token, Date.now());
   const person = session.state === "active" ? await findActivePerson(c.env.DB, session.personId) : null;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../support/connector";
-import { addPeople, BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, trySignIn } from "../support/console";
+import { addPeople, BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, trySignIn, unescaped } from "../support/console";
 
 const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
 
@@ -82,7 +82,27 @@ describe("people, for administrators", () => {
     expect(html).toContain("The password must be at least 10 characters.");
     const taken = await postForm(ines, "/people", { csrf, email: "bruno@aurora.example", displayName: "Bruno again", password: "" });
     expect(taken.status).toBe(409);
-    expect(await taken.text()).toContain("Someone already signs in with bruno@aurora.example.");
+    expect(unescaped(await taken.text())).toContain(
+      "The e-mail bruno@aurora.example is already one of your people's: find them on this page.",
+    );
+    // Another organization's person: the answer says no more than that the address cannot be used here.
+    await addPeople([
+      {
+        id: "person-zed",
+        organizationId: "org-boreal",
+        email: "zed@boreal.example",
+        password: "zed-console-pass",
+        name: "Zed",
+        grants: [],
+      },
+    ]);
+    const elsewhere = unescaped(
+      await (await postForm(ines, "/people", { csrf, email: "zed@boreal.example", displayName: "Zed", password: "" })).text(),
+    );
+    expect(elsewhere).toContain(
+      "The e-mail zed@boreal.example cannot be invited here. Use another address for this person, or ask your operator.",
+    );
+    expect(elsewhere).not.toMatch(/boreal\b(?!\.example)|signs in/i);
     const outside = await postForm(ines, "/people/person-helena/grants", { csrf, role: "editor", entityId: "HO-BOR-0001" });
     expect(outside.status).toBe(400);
     expect(await outside.text()).toContain("Your organization does not look after HO-BOR-0001");

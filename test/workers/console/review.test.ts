@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
-import { addPeople, CONSOLE, fieldOf, HELENA, pageOf, signedIn, upload } from "../support/console";
+import { env, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { fetchWith } from "../support/app";
+import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, upload } from "../support/console";
 
 /** What a review of the console found, each held by the test that failed before its fix. */
 
@@ -54,5 +55,54 @@ describe("the console's review", () => {
     const res = await vera.request(`${CONSOLE}/import`, { method: "POST", body: form });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("You can read content but not change it");
+  });
+});
+
+describe("the console's error pages and headers (fourth review)", () => {
+  const pageHeaders = (res: Response) => {
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
+  };
+
+  it("answers a path it has no page for with a page carrying every header; signed out, with the way to sign in", async () => {
+    const res = await (await signedIn(INES)).request(`${CONSOLE}/no-such-page`);
+    expect(res.status).toBe(404);
+    pageHeaders(res);
+    expect(await res.text()).toContain("There is no page here");
+    const signedOut = await SELF.fetch(`${CONSOLE}/no-such-page`, { redirect: "manual" });
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.get("Location")).toBe("/console/sign-in");
+  });
+
+  it("answers a failure with a page, never JSON or a stack trace", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const ines = await signedIn(INES);
+    const cookie = `__Host-console-session=${ines.cookie("__Host-console-session")}`;
+    const failing = { prepare: () => failing, bind: () => failing, first: () => Promise.reject(new Error("D1_ERROR: boom")) };
+    const res = await fetchWith(new Request(`${CONSOLE}`, { headers: { Cookie: cookie } }), { DB: failing as unknown as D1Database });
+    expect(res.status).toBe(500);
+    pageHeaders(res);
+    const text = await res.text();
+    expect(text).toContain("Something went wrong");
+    expect(text).not.toMatch(/boom|\.ts:\d+/);
+    logged.mockRestore();
+  });
+
+  it("answers a POST to /console with a valid session as a missing page, not a 500", async () => {
+    const ines = await signedIn(INES);
+    const res = await postForm(ines, "", { csrf: fieldOf(await pageOf(ines, ""), "csrf") });
+    expect(res.status).toBe(404);
+    pageHeaders(res);
+  });
+
+  it("marks exports nosniff", async () => {
+    const res = await (await signedIn(INES)).request(`${CONSOLE}/export?scope=HO-AUR-0001&format=csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
   });
 });
