@@ -6,6 +6,7 @@
 // `npm run bench -- --retrieval [--split holdout|tune|all]`: answer quality on the labelled guest questions: the
 // realistic Kestrel hotels first (scripts/lib/guest-bench.mjs), then the demo set (scripts/lib/retrieval-bench.mjs).
 // `npm run bench -- --console`: the content console's FAQ page and a save beside a content GET (also in the default run).
+// `npm run bench -- --imports`: content files at the console's upload limit beside content GETs (scripts/lib/import-bench.mjs).
 // `npm run bench -- --sync`: keeping HO-BOR in sync: the brand stream beside SPEC's per-entity fallback (scripts/lib/sync-bench.mjs).
 // Options: --duration S (5 per scenario), --connections N (8), --samples N (200 per latency scenario),
 // --sizes 10000,100000,1000000 (with --scale).
@@ -18,6 +19,7 @@ import { SCALE_CLIENT, SCOPED_PROPERTY, scaleCatalogueSql } from "./lib/scale-ca
 import { mcpClient } from "./lib/mcp-client.mjs";
 import { importSource } from "./lib/source-modules.mjs";
 import { guestBench } from "./lib/guest-bench.mjs";
+import { importBench } from "./lib/import-bench.mjs";
 import { retrievalBench } from "./lib/retrieval-bench.mjs";
 import { syncBench } from "./lib/sync-bench.mjs";
 import { freshState, startBareWorker, startDevServer, wrangler } from "./lib/servers.mjs";
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     retrieval: { type: "boolean", default: false },
     sync: { type: "boolean", default: false },
     console: { type: "boolean", default: false },
+    imports: { type: "boolean", default: false },
     split: { type: "string", default: "holdout" },
     sizes: { type: "string", default: "10000,100000,1000000" },
   },
@@ -58,12 +61,22 @@ if (values.scale) await scaleBench();
 else if (values.retrieval) await retrieval();
 else if (values.sync) await partnerSync();
 else if (values.console) await consoleOnly();
+else if (values.imports) await imports();
 else await throughputAndLatency();
 
 async function consoleOnly() {
   const dev = await startDevServer();
   try {
     await consoleCost(dev.origin);
+  } finally {
+    await dev.stop();
+  }
+}
+
+async function imports() {
+  const dev = await startDevServer();
+  try {
+    await importBench(dev.origin, await consoleClient(dev.origin, "bruno@aurora.example", "aurora-console-brand"), { samples });
   } finally {
     await dev.stop();
   }

@@ -74,5 +74,14 @@ export async function consoleClient(origin, email, password) {
     };
   };
 
-  return { get, post, faqForm, alternatingSave };
+  /** Uploads `text` as file `name` from the import page, as a browser's form sends it. */
+  const upload = async (name, text) => {
+    const csrf = fieldOf(await (await get("/console/import")).text(), "csrf");
+    const form = new FormData();
+    form.set("csrf", csrf);
+    form.set("file", new File([text], name, { type: "text/plain" }));
+    return keep(await fetch(`${origin}/console/import`, { method: "POST", headers: { Cookie: cookie() }, body: form, redirect: "manual" }));
+  };
+
+  return { get, post, faqForm, alternatingSave, upload };
 }
