@@ -66,6 +66,10 @@ export default defineConfig({
         test: { name: "pure-rules", include: PURE_RULES, isolate: false, testTimeout: 30_000 },
       },
       {
+        // Checks of the repository's data and scripts in Node, with no server: the corpus, the trained files.
+        test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node", testTimeout: 300_000 },
+      },
+      {
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
