@@ -11,7 +11,7 @@ describe("the training corpus", () => {
     const properties = corpusProperties() as { slug: string; kind: string; split: string }[];
     const heldOut = properties.filter((p) => p.split === "holdout");
     expect(new Set(heldOut.map((p) => p.kind)).size).toBe(heldOut.length);
-    const tune = loadCorpus({ split: "tune" }) as { hotels: Map<string, unknown>; questions: { split: string }[] };
+    const tune = loadCorpus({ split: "tune" });
     expect(tune.questions.every((q) => q.split === "tune")).toBe(true);
     expect(tune.hotels.size).toBe(properties.length - heldOut.length);
   });
