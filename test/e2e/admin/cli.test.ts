@@ -84,14 +84,16 @@ describe("npm run admin", () => {
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/scope\s+AIR-LIS, DMO-LIS/);
     const list = await cli(["org", "list"]);
-    expect(list.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+SCOPE\s+USERS\s+CLIENTS$/);
-    expect(list.stdout).toMatch(/org-cli\s+CLI Desk\s+AIR-LIS, DMO-LIS\s+0\s+0/);
+    expect(list.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+SCOPE\s+USERS\s+CLIENTS\s+KEY QUOTA\/H$/);
+    expect(list.stdout).toMatch(/org-cli\s+CLI Desk\s+AIR-LIS, DMO-LIS\s+0\s+0\s+10000/);
     expect((await json(["org", "rename", "org-cli", "CLI Desk 2"])).name).toBe("CLI Desk 2");
     expect((await json(["org", "scope", "remove", "org-cli", "AIR-LIS"])).scope).toEqual(["DMO-LIS"]);
     expect((await json(["org", "scope", "add", "org-cli", "HO-CAS"])).scope).toEqual(["DMO-LIS", "HO-CAS"]);
     expect((await json(["org", "scope", "add", "org-cli", "AIR-LIS", "HO-AUR"])).scope).toEqual(["AIR-LIS", "DMO-LIS", "HO-AUR", "HO-CAS"]);
     expect((await json(["org", "scope", "remove", "org-cli", "AIR-LIS", "HO-AUR"])).scope).toEqual(["DMO-LIS", "HO-CAS"]);
     expect((await json(["org", "show", "org-cli"])).name).toBe("CLI Desk 2");
+    expect((await json(["org", "key-quota", "org-cli", "2500"])).apiKeyQuota).toBe(2500);
+    await expectFailure(["org", "key-quota", "org-cli", "lots"], /must be a whole number, 0 or more/);
     await expectFailure(["org", "create", "org-cli", "--name", "Again"], /Organization org-cli already exists\. \(HTTP 409 conflict\)/);
     await expectFailure(["org", "scope", "add", "org-cli", "HO-NOPE"], /No entity HO-NOPE/);
     await expectFailure(["org", "create", "Bad Id", "--name", "x"], /id: must be 1-63 lower-case letters/);
