@@ -569,7 +569,7 @@ content
   );
 
 // --- search: the lexicon, plans, re-analysis, unanswered questions -------------------------------
-const LANGUAGES = ["en", "pt", "es", "fr", "de", "it"];
+const LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "nl"];
 const languageOption = () => new Option("--language <code>", "the term's language").choices(LANGUAGES).default("en");
 const KINDS = ["topic", "facet", "word"];
 const lexicon = program.command("lexicon").description("the hospitality lexicon: built-in terms and this deployment's");

@@ -34,7 +34,7 @@ export function loadGuestQuestions() {
 /** Words as the service counts them: letters and digits, joined by hyphens, apostrophes and the like. */
 const wordCount = (text) => text.match(/[\p{L}\p{N}]+(?:[-‐‑–/.'’][\p{L}\p{N}]+)*/gu)?.length ?? 0;
 
-export const LANGUAGE_NAMES = { en: "English", pt: "Portuguese", es: "Spanish", fr: "French", de: "German", it: "Italian" };
+export const LANGUAGE_NAMES = { en: "English", pt: "Portuguese", es: "Spanish", fr: "French", de: "German", it: "Italian", nl: "Dutch" };
 
 /** The groups a question counts in, as the figures are reported. */
 export function groupsOf(q) {
@@ -48,7 +48,7 @@ export function groupsOf(q) {
 export const GROUP_ORDER = [
   "English",
   "English, 12+ words",
-  ...["pt", "es", "fr", "de", "it"].map((l) => `${LANGUAGE_NAMES[l]}, English FAQs`),
+  ...["pt", "es", "fr", "de", "it", "nl"].map((l) => `${LANGUAGE_NAMES[l]}, English FAQs`),
   "other languages, English FAQs",
 ];
 

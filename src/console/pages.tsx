@@ -426,7 +426,7 @@ export function faqFormPage({ viewer, entity, version, position, values, origina
 }
 
 /** The languages a guest may be asked in from the console: "" detects it from the question's words. */
-export const ASK_LANGUAGES = ["en", "pt", "es", "fr", "de", "it"] as const;
+export const ASK_LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "nl"] as const;
 
 /** The confidence service_query states, in the content team's words. */
 const CONFIDENCE_NAMES: Record<Confidence, string> = {

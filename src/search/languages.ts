@@ -3,12 +3,14 @@ import { stemmer as stemEn } from "@orama/stemmers/english";
 import { stemmer as stemEs } from "@orama/stemmers/spanish";
 import { stemmer as stemFr } from "@orama/stemmers/french";
 import { stemmer as stemIt } from "@orama/stemmers/italian";
+import { stemmer as stemNl } from "@orama/stemmers/dutch";
 import { stemmer as stemPt } from "@orama/stemmers/portuguese";
 import { stopwords as stopDe } from "@orama/stopwords/german";
 import { stopwords as stopEn } from "@orama/stopwords/english";
 import { stopwords as stopEs } from "@orama/stopwords/spanish";
 import { stopwords as stopFr } from "@orama/stopwords/french";
 import { stopwords as stopIt } from "@orama/stopwords/italian";
+import { stopwords as stopNl } from "@orama/stopwords/dutch";
 import { stopwords as stopPt } from "@orama/stopwords/portuguese";
 import { fold } from "./normalize";
 import guardedStems from "./stems.json";
@@ -19,7 +21,7 @@ import hotelWords from "./stopwords.json";
  * Snowball algorithms and lists), and the hotel words of stopwords.json. Adding a language is adding its
  * line here, its hotel words, and its terms to the lexicon.
  */
-export const ANALYZED_LANGUAGES = ["en", "pt", "es", "fr", "de", "it"] as const;
+export const ANALYZED_LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "nl"] as const;
 export type AnalyzedLanguage = (typeof ANALYZED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: AnalyzedLanguage = "en";
 
@@ -64,6 +66,7 @@ const LANGUAGES: Record<AnalyzedLanguage, Language> = {
   fr: define("fr", stemFr, stopFr),
   de: define("de", stemDe, stopDe, true),
   it: define("it", stemIt, stopIt),
+  nl: define("nl", stemNl, stopNl, true),
 };
 
 export const isAnalyzedLanguage = (code: string): code is AnalyzedLanguage => (ANALYZED_LANGUAGES as readonly string[]).includes(code);

@@ -58,7 +58,7 @@ export const search = defineTool({
   title: "Search hotel FAQs",
   description:
     "Searches the FAQs of the hotels, brands, destinations and airports this organization can see, for a traveller's question " +
-    "in their own words (any of English, Portuguese, Spanish, French, German, Italian), best first; a query that names a hotel " +
+    "in their own words (any of English, Portuguese, Spanish, French, German, Italian, Dutch), best first; a query that names a hotel " +
     "searches that hotel's FAQs. Each result is one FAQ; call fetch with its id for the answer, and cite its url. " +
     "No results means the content does not answer the question: say so rather than guess.",
   input: DocumentSearchInput,

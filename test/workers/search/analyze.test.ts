@@ -95,7 +95,8 @@ describe("analysis, the same for an FAQ and a question", () => {
 
   it("takes a BCP 47 tag's language, and English for a language it does not analyse", () => {
     expect(languageOf("pt-BR").code).toBe("pt");
-    expect(languageOf("nl").code).toBe("en");
+    expect(languageOf("nl-BE").code).toBe("nl");
+    expect(languageOf("sv").code).toBe("en");
     expect(languageOf(undefined).code).toBe("en");
   });
 
