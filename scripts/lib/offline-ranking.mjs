@@ -16,11 +16,31 @@ export async function offlineRanking() {
   );
   const content = m.languageOf("en");
   const lexicon = new m.Lexicon(m.BUILT_IN_TERMS);
-  /** One hotel's FAQs as the rows the ranking reads (rank.ts RankRow, prepared once), the FAQ's ref as its key. */
-  const rowsOf = (hotel) =>
-    m.prepareRows(hotel.faqs.map((faq) => ({ faq: faq.ref, ...m.faqTerms(faq, content), answer: faq.answer, question: faq.question })));
+  /**
+   * One hotel's FAQs as the rows the ranking reads (rank.ts RankRow, prepared once), the FAQ's ref as its key: each in
+   * English and, as service_query reads them for a question in `language`, in its translation into it when it has one.
+   */
+  const rowsOf = (hotel, language) =>
+    m.prepareRows(
+      hotel.faqs.flatMap((faq) => {
+        const english = { faq: faq.ref, ...m.faqTerms(faq, content), answer: faq.answer, question: faq.question };
+        const translated = language && language !== "en" ? faq.translations?.[language] : undefined;
+        if (!translated) return [english];
+        const row = { ...translated, category: faq.category };
+        return [english, { faq: faq.ref, ...m.faqTerms(row, m.languageOf(language)), answer: row.answer, question: row.question }];
+      }),
+    );
+  /** The rows a question is ranked over as service_query reads them: with translations into the language it shows. */
+  const rowsFor = (rowCache, hotel, planned) => {
+    const language = planned.detected && planned.language.code !== "en" ? planned.language.code : "en";
+    const key = `${hotel.id} ${language}`;
+    if (!rowCache.has(key)) rowCache.set(key, rowsOf(hotel, language));
+    return rowCache.get(key);
+  };
   /** The plan of a question (without a language, as a client that does not say it). */
   const plan = (text) => m.planQuery(text, lexicon, { content });
+  /** The refs of the FAQs `planned` ranks over `rows`, best first. */
+  const rank = (planned, rows) => m.rankPrepared(planned, rows).ranked.map((r) => r.row.faq);
   /** The ranking and confidence of `text` over `rows`: the refs best first, as the tools list them. */
   const answer = (planned, rows) => {
     const ranking = m.rankPrepared(planned, rows);
@@ -42,9 +62,11 @@ export async function offlineRanking() {
   return {
     modules: m,
     demoRows,
-    weights: { plan: m.PLAN_WEIGHTS, rank: m.RANK_WEIGHTS, confidence: m.CONFIDENCE_WEIGHTS },
+    weights: { plan: m.PLAN_WEIGHTS, rank: m.RANK_WEIGHTS },
     rowsOf,
+    rowsFor,
     plan,
+    rank,
     answer,
   };
 }

@@ -1,6 +1,7 @@
 import type { RankingInput } from "../storage/scoped-content";
 import { analyze, termString, wordTokens } from "./analyze";
 import asking from "./asking.json";
+import learned from "./associations.json";
 import { ANSWER_KINDS } from "./answer-types";
 import { allLanguages, languageOf, type Language } from "./languages";
 import { conceptStrengths, namesAThing, type ConceptKind, type Lexicon, type Mention } from "./lexicon";
@@ -20,6 +21,13 @@ import weights from "./weights.json";
 
 /** How a plan weighs (weights.json, fitted on the tune half of the benchmark: docs/retrieval.md). */
 export const PLAN_WEIGHTS = weights.plan;
+
+/**
+ * The English FAQ words a guest's word stands for, with P(FAQ word | guest word), by `<language>:<stem>`: learned from
+ * guests' questions and the FAQs that answer them (associations.json, written by `npm run train`).
+ */
+export type Associations = Readonly<Record<string, readonly (readonly [string, number])[]>>;
+export const ASSOCIATIONS = learned.associations as unknown as Associations;
 
 /**
  * At most this many groups of the question's own words are searched, with at most this many alternatives each,
@@ -109,6 +117,8 @@ const LETTERS: [RegExp, Language["code"]][] = [
   [/[ßäöü]/iu, "de"],
   [/[œùëï]|\b(?:[cdjlmnst]|qu)['’]\p{L}/iu, "fr"],
   [/(?<!\p{L})(?:è|perché|più|città)(?!\p{L})/iu, "it"],
+  // Dutch writes ij where its neighbours do not: bij, vrij, mij, ijs.
+  [/\p{L}ij(?!\p{L})|(?<!\p{L})ij\p{L}/iu, "nl"],
 ];
 
 /**
@@ -158,7 +168,11 @@ function phraseOf(parent: number[], p: number): number {
  * that language or, when none is known, in every language, so a question in Portuguese still finds English FAQs
  * through the words and concepts it names, and Portuguese translations through their Portuguese words.
  */
-export function planQuery(text: string, lexicon: Lexicon, { content, language }: { content: Language; language?: Language }): QueryPlan {
+export function planQuery(
+  text: string,
+  lexicon: Lexicon,
+  { content, language, associations = ASSOCIATIONS }: { content: Language; language?: Language; associations?: Associations },
+): QueryPlan {
   const W = PLAN_WEIGHTS;
   const everywhere = lexicon.mentionsIn(text, allLanguages());
   const detected = language ?? detectLanguage(text, everywhere);
@@ -254,6 +268,21 @@ export function planQuery(text: string, lexicon: Lexicon, { content, language }:
       );
       const weight = (m.near ? W.near : own ? W.equivalent : W.translation) * m.strength;
       for (const tokens of lexicon.expansions(m.concept, target, "word")) offer(slot, tokens, weight);
+    }
+  }
+
+  // What guests mean by a word, learned from guests' questions and the FAQs that answer them: "wrecked" after a
+  // night flight is about checking in early, "kids" about children; English FAQ words, so only for English content,
+  // and never for a way of asking, which widens to nothing.
+  if (content.code === "en") {
+    for (const slot of slots.values()) {
+      for (const p of slot.positions.filter((p) => !formPositions.has(p))) {
+        for (const token of own[p]!) {
+          for (const [target, probability] of associations[`${queryLanguage.code}:${token}`] ?? []) {
+            offer(slot, [target], W.association * probability);
+          }
+        }
+      }
     }
   }
 

@@ -11,12 +11,14 @@ import {
   PLAN_WEIGHTS,
   planQuery,
   rankingInput,
+  type Associations,
 } from "../../../src/search/plan";
 
 const lexicon = new Lexicon(BUILT_IN_TERMS);
 const en = languageOf("en");
-const plan = (question: string, language?: string) =>
-  planQuery(question, lexicon, { content: en, language: language ? languageOf(language) : undefined });
+/** The plan by the written rules alone (the lexicon and the weights); the learned associations are tested apart. */
+const plan = (question: string, language?: string, associations: Associations = {}) =>
+  planQuery(question, lexicon, { content: en, language: language ? languageOf(language) : undefined, associations });
 /** The group of the question's word at `position`: its alternatives by phrase, with their weights. */
 const wordGroup = (question: string, position: number, language?: string) => {
   const group = plan(question, language).groups.find((g) => g.key.startsWith("w:") && g.key.slice(2).split(",").includes(String(position)));
@@ -113,5 +115,22 @@ describe("the language of a question", () => {
     expect(detected("towels for the pool?")).toBe("en");
     expect(detected("wifi?")).toBeNull();
     expect(detected("12345")).toBeNull();
+  });
+
+  it("adds the FAQ words a guest's word stands for, as learned, weighing their probability, never for a way of asking", () => {
+    const learned: Associations = { "en:wreck": [["earli", 0.4]], "en:cost": [["price", 0.9]], "pt:piscin": [["swim", 0.3]] };
+    const tired = plan("the kids will be wrecked", undefined, learned).groups.find((g) => g.own.includes("wreck"))!;
+    expect(tired.alternatives.find((a) => a.phrase === "earli")).toMatchObject({ weight: PLAN_WEIGHTS.association * 0.4 });
+    expect(plan("how much does it cost?", undefined, learned).groups.flatMap((g) => g.alternatives.map((a) => a.phrase))).not.toContain(
+      "price",
+    );
+    const pool = plan("a piscina é aquecida?", "pt", learned).groups.find((g) => g.own.includes("piscin"))!;
+    expect(pool.alternatives.map((a) => a.phrase)).toContain("swim");
+    // English FAQ words are no use for content in another language.
+    expect(
+      planQuery("the kids will be wrecked", lexicon, { content: languageOf("pt"), associations: learned }).groups.flatMap((g) =>
+        g.alternatives.map((a) => a.phrase),
+      ),
+    ).not.toContain("earli");
   });
 });

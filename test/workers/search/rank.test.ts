@@ -105,8 +105,9 @@ describe("telling near-duplicate FAQs apart", () => {
 });
 
 describe("how sure the ranking is", () => {
-  it("is high when the first FAQ answers the question", () => {
-    expect(ranked(POOLS, "is the main pool heated?").confidence).toBe("high");
+  it("is high when the first FAQ answers the question, on a page with FAQs of other topics as every hotel's has", () => {
+    expect(ranked([...POOLS, ...OTHERS], "is the main pool heated?").confidence).toBe("high");
+    expect(ranked([...POOLS, ...OTHERS], "what time is check-out?").confidence).toBe("high");
   });
 
   it("is none when the question is about something the content never mentions", () => {
