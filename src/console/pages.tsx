@@ -451,7 +451,7 @@ export interface AskView {
   /** The plain-words problem with the question, when it cannot be asked. */
   problem?: string;
   /** What service_query answers, when a question was asked. */
-  result?: { confidence: Confidence; faqs: FoundFaq[]; total: number };
+  result?: { confidence: Confidence; faqs: FoundFaq[]; total: number; readAs: { language: string; detected: boolean } };
 }
 
 export function askPage({ viewer, entity, question, language, problem, result }: AskView) {
@@ -503,6 +503,14 @@ export function askPage({ viewer, entity, question, language, problem, result }:
             Confidence: <span class="confidence">{CONFIDENCE_NAMES[result.confidence]}</span>
           </h2>
           <p role="status">{CONFIDENCE_HELP[result.confidence]}</p>
+          <p id="read-as">
+            The question was read as {languageName(result.readAs.language)}
+            {language !== ""
+              ? " (as chosen)."
+              : result.readAs.detected
+                ? " (detected from its words)."
+                : " (its words do not say which language)."}
+          </p>
           {result.faqs.length === 0 ? (
             <p>{entity.name} has no FAQs.</p>
           ) : (

@@ -257,11 +257,11 @@ consoleRoutes.get("/console/entities/:entityId/ask", async (c) => {
     const problem = `The question is ${question.length} characters long; guests' questions may have at most ${MAX_QUESTION_LENGTH}. Shorten it and ask again.`;
     return page(render(askPage({ ...shown, problem })), 400);
   }
-  const { listed, confidence } = await askEntity(c.env.DB, (work) => c.executionCtx.waitUntil(work), entity, {
+  const { listed, confidence, readAs } = await askEntity(c.env.DB, (work) => c.executionCtx.waitUntil(work), entity, {
     question,
     language: language || undefined,
   });
-  return page(render(askPage({ ...shown, result: { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length } })));
+  return page(render(askPage({ ...shown, result: { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length, readAs } })));
 });
 
 const EMPTY_FAQ: FaqText = { question: "", answer: "", category: "" };

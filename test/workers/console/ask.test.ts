@@ -75,6 +75,16 @@ describe("ask as a guest", () => {
     expect(detected.faqs[0]!.category).toBe("Parking");
   });
 
+  it("says which language it read the question in, detected, chosen or assumed", async () => {
+    const helena = await signedIn(HELENA);
+    const readAs = async (question: string, language = "") =>
+      /<p id="read-as">([^<]*)<\/p>/.exec(unescaped(await pageOf(helena, `/entities/HO-AUR-0001/ask${ask(question, language)}`)))?.[1];
+    expect(await readAs("há estacionamento?")).toBe("The question was read as Portuguese (detected from its words).");
+    expect(await readAs("is er een parkeerplaats bij het hotel?")).toBe("The question was read as Dutch (detected from its words).");
+    expect(await readAs("parking?", "de")).toBe("The question was read as German (as chosen).");
+    expect(await readAs("wifi?")).toBe("The question was read as English (its words do not say which language).");
+  });
+
   it("says when nothing answers, and does not count the console's questions as guests' unanswered ones", async () => {
     const before = await unansweredCount();
     const viewer = await signedIn(AURORA_VIEWER);
