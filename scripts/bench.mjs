@@ -4,7 +4,8 @@
 // Then round-trip latency of MCP calls, one at a time, each next to a content API request of similar size.
 // `npm run bench -- --scale`: search latency through /v1/sse with catalogues of 10,000 to 1,000,000 FAQs.
 // `npm run bench -- --retrieval [--split holdout|tune|all]`: answer quality on the labelled guest questions: the
-// realistic Kestrel hotels first (scripts/lib/guest-bench.mjs), then the demo set (scripts/lib/retrieval-bench.mjs).
+// training corpus's held-out properties beside its tune ones (scripts/lib/corpus-bench.mjs), the realistic Kestrel
+// hotels (scripts/lib/guest-bench.mjs), then the demo set (scripts/lib/retrieval-bench.mjs).
 // `npm run bench -- --console`: the content console's FAQ page and a save beside a content GET (also in the default run).
 // `npm run bench -- --imports`: content files at the console's upload limit beside content GETs (scripts/lib/import-bench.mjs).
 // `npm run bench -- --sync`: keeping HO-BOR in sync: the brand stream beside SPEC's per-entity fallback (scripts/lib/sync-bench.mjs).
@@ -18,6 +19,7 @@ import { parseArgs } from "node:util";
 import { SCALE_CLIENT, SCOPED_PROPERTY, scaleCatalogueSql } from "./lib/scale-catalogue.mjs";
 import { mcpClient } from "./lib/mcp-client.mjs";
 import { importSource } from "./lib/source-modules.mjs";
+import { corpusBench } from "./lib/corpus-bench.mjs";
 import { guestBench } from "./lib/guest-bench.mjs";
 import { importBench } from "./lib/import-bench.mjs";
 import { retrievalBench } from "./lib/retrieval-bench.mjs";
@@ -92,6 +94,8 @@ async function partnerSync() {
 }
 
 async function retrieval() {
+  await corpusBench();
+  console.log("\n## The Kestrel hotels (in the demo fixture), through /v1/sse");
   const dev = await startDevServer({ vars: { MCP_RATE_LIMIT: "100000000" } });
   try {
     const faqsByEntity = new Map();
