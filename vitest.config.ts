@@ -31,7 +31,7 @@ const runtime = (bindings: Record<string, string> = {}) => ({
  * gets its own runtime and fixture, which is always safe.
  */
 const PURE_RULES = [
-  "test/workers/catalogue/{csv,languages,plan,records,translations}.test.ts",
+  "test/workers/catalogue/{audit-detail,csv,languages,plan,records,translations}.test.ts",
   "test/workers/console/change-words.test.ts",
   "test/workers/http/accept-language.test.ts",
   "test/workers/mcp/{request-checks,resource-uris}.test.ts",

@@ -97,8 +97,12 @@ export type OverQuota = { outcome: "over_quota"; used: number; quota: number };
 
 export type IssueOutcome = { outcome: "issued"; key: ApiKeyListing; secret: string } | { outcome: "no_organization" } | OverQuota;
 
+/** What a key adds to its organization's total now: its hourly limit while it is neither revoked nor expired. */
+const countedLimit = (hourlyLimit: number, expiresAt: string | null, revokedAt: string | null): number =>
+  revokedAt === null && (expiresAt === null || expiresAt > new Date().toISOString()) ? hourlyLimit : 0;
+
 /**
- * Runs `writes` with the quota check of `organizationId` last in the same batch: nothing is written when the
+ * Runs `writes` with the quota check of `organizationId` (none: no check) last in the same batch: nothing is written when the
  * organization's keys would then add up to more than its quota. The writes make a key of `limit` requests an hour
  * count (a key issued, or `replaced` with new terms); a refusal reports what the others add up to.
  */
@@ -172,9 +176,12 @@ export async function changeApiKeyTerms(
   if (key.revoked_at !== null) return { outcome: "revoked", revokedAt: key.revoked_at };
   const hourlyLimit = patch.hourlyLimit ?? key.hourly_limit;
   const expiresAt = patch.expiresAt === undefined ? key.expires_at : patch.expiresAt && new Date(patch.expiresAt).toISOString();
+  // Only a change that raises what the organization's keys add up to is checked against its quota: lowering a limit
+  // or shortening a key's life is always possible, also for an organization its operator has put over its quota.
+  const raises = countedLimit(hourlyLimit, expiresAt, key.revoked_at) > countedLimit(key.hourly_limit, key.expires_at, key.revoked_at);
   const over = await withinQuota(
     db,
-    key.organization_id,
+    raises ? key.organization_id : null,
     [
       updateApiKeyTerms(db, key.id, hourlyLimit, expiresAt),
       audit(db, actor, "api_key.update", key, {

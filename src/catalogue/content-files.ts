@@ -23,11 +23,15 @@ export function formatOf(name: string, text: string): ContentFormat {
   return start.startsWith("[") ? "json" : start.startsWith("{") ? "ndjson" : "csv";
 }
 
-/** The records a file gives, or its problems: the first FILE_BOUNDS.problems listed, `more` counting the rest. */
+/**
+ * The records a file gives, or its problems: the first FILE_BOUNDS.problems listed, `more` counting the rest, and
+ * `unchecked` the records not validated once that many were found (what checking a file costs stays bounded).
+ */
 export interface ContentFileRead {
   records: StagedRecord[];
   errors: RowError[];
   more: number;
+  unchecked?: number;
 }
 
 /** The non-blank lines of an NDJSON text, or null past `max` of them, counted before any is split off or parsed. */
@@ -94,12 +98,17 @@ export async function readContentFile(
     parsed.forEach((value: unknown, index) => rows.push({ line: index + 1, value }));
   }
   const records: StagedRecord[] = [];
-  for (const { line, value } of rows) {
+  let unchecked = 0;
+  for (const [index, { line, value }] of rows.entries()) {
+    if (problems.full) {
+      unchecked = rows.length - index;
+      break;
+    }
     const parsed = parseRecord(line, value);
     if ("record" in parsed) records.push({ line, record: parsed.record });
     else problems.addAll(parsed.errors);
   }
-  return { records, ...problems.result() };
+  return { records, ...problems.result(), ...(unchecked > 0 ? { unchecked } : {}) };
 }
 
 /** Stored entities as records, in the order given, each with its FAQs and translations. */

@@ -9,7 +9,7 @@ import { planContent, type ContentPlan, type StagedRecord } from "./plan";
 import { localizedFaqs } from "../storage/faqs";
 import { inStoredOrder } from "./csv";
 import { DEFAULT_CONTENT_LANGUAGE } from "./languages";
-import { comparable, recordChanges, type ComparableRecord, type RecordChanges } from "./record-changes";
+import { comparable, recordChanges, type ComparableRecord, type FieldValue, type RecordChanges } from "./record-changes";
 import { toRecord } from "./records";
 
 /** The language an entity's own FAQs are in, on whichever side of the import it exists. */
@@ -95,6 +95,50 @@ export async function previewImport(
   return { plan, entities, removals, entityRemovals, digest, guards };
 }
 
+/** The most an audit row's detail may hold: D1 binds at most 1 MB a value, and an import writes a row per entity. */
+export const MAX_AUDIT_DETAIL_BYTES = 256 * 1024;
+const SHORT_TEXT = 300;
+const MAX_NAMED = 1_000;
+
+/**
+ * What an entity's audit row keeps of an import: its status, every change old and new, and its records before and
+ * after, while that fits MAX_AUDIT_DETAIL_BYTES; else the changes alone; else the changes with each text cut at
+ * SHORT_TEXT characters, saying so; else the first MAX_NAMED FAQs changed by question and language, and how many
+ * more. An entity of many long translations changes, and is audited, all the same.
+ */
+export function auditDetail(entity: EntityPreview): object {
+  const fits = (detail: object) => new TextEncoder().encode(JSON.stringify(detail)).byteLength <= MAX_AUDIT_DETAIL_BYTES;
+  const full = { status: entity.status, changes: entity.changes, before: entity.before, after: entity.after };
+  if (fits(full)) return full;
+  const changesOnly = { status: entity.status, changes: entity.changes, records: "left out: too large to keep" };
+  if (fits(changesOnly)) return changesOnly;
+  const cut = (value: FieldValue) => (typeof value === "string" && value.length > SHORT_TEXT ? `${value.slice(0, SHORT_TEXT)}…` : value);
+  const shortened: RecordChanges = {
+    fields: entity.changes.fields.map((f) => ({ ...f, before: cut(f.before), after: cut(f.after) })),
+    faqs: entity.changes.faqs.map((faq) => ({
+      ...faq,
+      question: String(cut(faq.question)),
+      fields: faq.fields.map((f) => ({ ...f, before: cut(f.before), after: cut(f.after) })),
+    })),
+  };
+  const short = {
+    status: entity.status,
+    changes: shortened,
+    records: "left out: too large to keep",
+    texts: `cut at ${SHORT_TEXT} characters`,
+  };
+  if (fits(short)) return short;
+  // Past that, the FAQs changed are named (the first MAX_NAMED), and the rest counted.
+  const named = shortened.faqs.slice(0, MAX_NAMED).map(({ language, change, question }) => ({ language, change, question }));
+  return {
+    status: entity.status,
+    changes: { fields: shortened.fields, faqs: named },
+    records: "left out: too large to keep",
+    texts: "left out: too many changes to keep",
+    ...(shortened.faqs.length > MAX_NAMED ? { moreFaqChanges: shortened.faqs.length - MAX_NAMED } : {}),
+  };
+}
+
 /**
  * Applies a previewed import, all at once, with an audit row per entity it changes (its FAQs before and after) by
  * `actor`, and `also` (the operator's staged rows to delete) in the same batch. Returns the content version after
@@ -124,7 +168,7 @@ export async function applyImport(
             actor,
             action: "content.import",
             target: entity.id,
-            detail: { status: entity.status, changes: entity.changes, before: entity.before, after: entity.after },
+            detail: auditDetail(entity),
           }),
         ),
       ...also,

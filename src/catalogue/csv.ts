@@ -23,6 +23,8 @@ export const inStoredOrder = <T extends StoredFaq>(rows: T[]): T[] =>
 
 export const CSV_COLUMNS = ["entity", "position", "category", "question", "answer", "language", "source"] as const;
 const REQUIRED_COLUMNS = ["entity", "category", "question", "answer"] as const;
+/** Columns a first line may name, at most: the file's own and room for a spreadsheet's extra empty ones. */
+const MAX_CSV_COLUMNS = 32;
 type Column = (typeof CSV_COLUMNS)[number];
 
 /** One row of a CSV content file. */
@@ -74,7 +76,9 @@ function rowsOf(file: string): { header: string[]; rows: { line: number; cells: 
       let first = start;
       while (first < text.length && (text[first] === "\n" || text[first] === "\r")) first += 1;
       lineStarts.push(lineAt(first));
-      cells.push(result.data);
+      // A row keeps one cell past the header's columns (enough to say it has too many), whatever it holds.
+      const width = (cells[0]?.length ?? MAX_CSV_COLUMNS) + 1;
+      cells.push(result.data.length > width ? result.data.slice(0, width) : result.data);
       for (const error of result.errors) {
         errors.push({ line: lineAt(first), field: "(row)", message: csvProblem(error.code) });
       }
@@ -100,6 +104,21 @@ const unescapedFormula = (cell: string): string => (/^'[=+\-@\t\r]/.test(cell) ?
 
 /** The FAQ lists a CSV file gives, by entity in the order they first appear, or every problem with it by line and column. */
 export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[] } {
+  // The first line names the columns: one with more separators than a content file could need is refused before it
+  // is split, so a header of millions of columns costs a scan of one line, not millions of cells and problems.
+  const firstLine = text.slice(0, Math.min(text.length, 65_536)).split(/\r?\n/, 1)[0] ?? "";
+  if ((firstLine.match(/[,;\t]/g)?.length ?? 0) >= MAX_CSV_COLUMNS) {
+    return {
+      lists: [],
+      errors: [
+        {
+          line: 1,
+          field: "(file)",
+          message: `names more than ${MAX_CSV_COLUMNS} columns: a content file has ${CSV_COLUMNS.length} (${CSV_COLUMNS.join(", ")})`,
+        },
+      ],
+    };
+  }
   const { header, rows, errors } = rowsOf(text);
   for (const column of REQUIRED_COLUMNS) {
     if (!header.includes(column)) {

@@ -54,6 +54,11 @@ export class ProblemList {
     return this.kept.length + this.unlisted;
   }
 
+  /** Whether as many problems are listed as will be: checking further would only count more. */
+  get full(): boolean {
+    return this.kept.length >= FILE_BOUNDS.problems;
+  }
+
   /** The listed problems by line, and how many more there are. */
   result(): { errors: RowError[]; more: number } {
     return { errors: [...this.kept].sort((a, b) => a.line - b.line), more: this.unlisted };
@@ -61,7 +66,12 @@ export class ProblemList {
 }
 
 /** Listed problems with, where some were not listed, a last one that says how many: for answers that are lists only. */
-export const withUnlisted = ({ errors, more }: { errors: RowError[]; more: number }): RowError[] =>
-  more === 0
-    ? errors
-    : [...errors, { line: errors.at(-1)?.line ?? 1, field: "(file)", message: `…and ${count(more)} more problems: fix these to see them` }];
+export const withUnlisted = ({ errors, more, unchecked = 0 }: { errors: RowError[]; more: number; unchecked?: number }): RowError[] => [
+  ...errors,
+  ...(more === 0
+    ? []
+    : [{ line: errors.at(-1)?.line ?? 1, field: "(file)", message: `…and ${count(more)} more problems: fix these to see them` }]),
+  ...(unchecked === 0
+    ? []
+    : [{ line: errors.at(-1)?.line ?? 1, field: "(file)", message: `${count(unchecked)} more records were not checked: fix these first` }]),
+];

@@ -32,7 +32,8 @@ export interface RecordChanges {
 }
 
 /** A record as compared: what a file says of an entity, without the time it was last changed. */
-export type ComparableRecord = Omit<ContentRecord, "updatedAt">;
+// Distributed over the record's kinds, so a property's brandId stays where its kind says it is.
+export type ComparableRecord = ContentRecord extends infer R ? (R extends unknown ? Omit<R, "updatedAt"> : never) : never;
 
 export const comparable = (record: ContentRecord): ComparableRecord => {
   const { updatedAt: _, ...rest } = record;

@@ -71,7 +71,7 @@ const uploadPage = (viewer: Viewer) => (
 
 const problemCount = (n: number) => (n === 1 ? "1 problem" : `${n.toLocaleString("en")} problems`);
 
-const problemsPage = (viewer: Viewer, errors: RowError[], more = 0) => (
+const problemsPage = (viewer: Viewer, errors: RowError[], more = 0, unchecked = 0) => (
   <Page title="The file has problems" viewer={viewer}>
     <h1>Nothing was imported: the file has {problemCount(errors.length + more)}</h1>
     <p class="notice error" role="alert">
@@ -100,6 +100,11 @@ const problemsPage = (viewer: Viewer, errors: RowError[], more = 0) => (
     {more > 0 && (
       <p id="more-problems">
         …and {problemCount(more).replace("problem", "more problem")}: fix these, then upload the file again to see the rest.
+      </p>
+    )}
+    {unchecked > 0 && (
+      <p id="unchecked">
+        Checking stopped there: {unchecked.toLocaleString("en")} more {unchecked === 1 ? "record was" : "records were"} not checked.
       </p>
     )}
     <p>
@@ -278,17 +283,23 @@ async function outOfReach(c: ImportContext, records: StagedRecord[]): Promise<Ro
 type Read = { preview: ImportPreview } | { response: Response };
 
 /**
- * Of the entities an import would remove, those another organization has in its scope or gives a role on: removing
- * an entity removes those with it, so one organization's file must not take them from another.
+ * Of the entities an import would remove, those another organization has in its scope or gives a role on, itself
+ * or through its brand (a brand stands for its properties): removing an entity removes it from them too, so one
+ * organization's file must not take it from another.
  */
-async function sharedRemovals(c: ImportContext, removed: string[]): Promise<string[]> {
+async function sharedRemovals(c: ImportContext, preview: ImportPreview): Promise<string[]> {
+  const removed = preview.entities
+    .filter((entity) => entity.status === "removed")
+    .map((entity) => ({ id: entity.id, brand: entity.before?.kind === "property" ? entity.before.brandId : null }));
   if (removed.length === 0) return [];
   const organization = c.get("person").organization_id;
+  const asked = [...new Set(removed.flatMap(({ id, brand }) => (brand === null ? [id] : [id, brand])))];
   const [scoped, granted] = await Promise.all([
-    entitiesInOtherScopes(c.env.DB, removed, organization),
-    entitiesGrantedOutside(c.env.DB, removed, organization),
+    entitiesInOtherScopes(c.env.DB, asked, organization),
+    entitiesGrantedOutside(c.env.DB, asked, organization),
   ]);
-  return [...new Set([...scoped, ...granted])].sort();
+  const held = new Set([...scoped, ...granted]);
+  return removed.filter(({ id, brand }) => held.has(id) || (brand !== null && held.has(brand))).map(({ id }) => id);
 }
 
 /** Reads, checks and plans an uploaded file's text, or the page that refuses it. */
@@ -310,10 +321,10 @@ async function planned(c: ImportContext, text: string, format: ContentFormat): P
       ),
     };
   }
-  if (read.errors.length > 0) return { response: await page(render(problemsPage(viewer, read.errors, read.more)), 400) };
+  if (read.errors.length > 0) return { response: await page(render(problemsPage(viewer, read.errors, read.more, read.unchecked)), 400) };
   const preview = await previewImport(c.env.DB, read.records, { faqListsOnly: format === "csv" });
   if (preview.plan.errors.length > 0) return { response: await page(render(problemsPage(viewer, preview.plan.errors)), 400) };
-  const shared = await sharedRemovals(c, preview.plan.ids.removed);
+  const shared = await sharedRemovals(c, preview);
   if (shared.length > 0) {
     return {
       response: await problem(

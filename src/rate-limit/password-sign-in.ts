@@ -44,15 +44,15 @@ export async function checkPassword<A extends { password_hash: string }>(
       limit: intVar(env.SIGN_IN_FAILURES_PER_ACCOUNT, DEFAULT_SIGN_IN_FAILURES_PER_ACCOUNT),
     },
   ];
-  const reserved: typeof counters = [];
-  const giveBack = () => Promise.all(reserved.map(({ counter }) => counter.release(1)));
+  const reserved: { counter: (typeof counters)[number]["counter"]; windowStart: number }[] = [];
+  const giveBack = () => Promise.all(reserved.map(({ counter, windowStart }) => counter.release(windowStart)));
   for (const entry of counters) {
     const decision = await entry.counter.hit(entry.limit);
     if (!decision.allowed) {
       await giveBack();
       return { ok: false, reason: "throttled", retryAfterSeconds: decision.resetSeconds };
     }
-    reserved.push(entry);
+    reserved.push({ counter: entry.counter, windowStart: decision.windowStart });
   }
   const backoff = failureBackoff(env, `${attempt.realm}:${normalized}\n${attempt.address}`);
   const wait = await backoff.reserve();

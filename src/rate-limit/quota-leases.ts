@@ -33,6 +33,7 @@ function decision(lease: Lease, allowed: boolean, now: number): RateDecision {
     // Exact while one isolate serves the counter; otherwise other isolates' unspent blocks are not seen.
     remaining: Math.max(0, lease.limit - lease.count) + lease.tokens,
     resetSeconds: secondsToWindowEnd(lease.windowStart, now),
+    windowStart: lease.windowStart,
   };
 }
 

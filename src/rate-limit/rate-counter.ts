@@ -42,6 +42,8 @@ export interface RateDecision {
   remaining: number;
   /** Seconds until the next window starts (at least 1). */
   resetSeconds: number;
+  /** The window the request was counted in. */
+  windowStart: number;
 }
 
 interface Window {
@@ -91,12 +93,16 @@ export class RateCounter extends DurableObject<Env> {
       limit,
       remaining: Math.max(0, limit - reservation.count),
       resetSeconds: reservation.resetSeconds,
+      windowStart: reservation.windowStart,
     };
   }
 
-  /** Gives back `cost` requests counted in the current window: an attempt reserved as a failure that succeeded. */
-  release(cost = 1): void {
-    if (this.window.start !== windowStart(Date.now())) return;
+  /**
+   * Gives back `cost` requests counted in the window that started at `countedIn` (an attempt reserved as a failure
+   * that succeeded); nothing once that window is over, so a new hour's count is never lowered by an old attempt.
+   */
+  release(countedIn: number, cost = 1): void {
+    if (this.window.start !== countedIn || countedIn !== windowStart(Date.now())) return;
     this.window.count = Math.max(0, this.window.count - cost);
     void this.ctx.storage.put("window", this.window);
   }
@@ -106,7 +112,13 @@ export class RateCounter extends DurableObject<Env> {
     const now = Date.now();
     const start = windowStart(now);
     const count = this.window.start === start ? this.window.count : 0;
-    return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), resetSeconds: secondsToWindowEnd(start, now) };
+    return {
+      allowed: count < limit,
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetSeconds: secondsToWindowEnd(start, now),
+      windowStart: start,
+    };
   }
 
   /** Round trip for the health check. */

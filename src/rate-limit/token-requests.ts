@@ -23,6 +23,9 @@ export const tokenBodyLimit = bodyLimit(
   () => oauthError(413, "invalid_request", `The request body is larger than ${MAX_TOKEN_BODY_BYTES} bytes.`),
 );
 
+/** An HTTP field name (RFC 9110 §5.1: a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /**
  * The caller's address as the proxy in front saw it: CLIENT_ADDRESS_HEADER, by default Cloudflare's
  * CF-Connecting-IP, which its edge sets whatever the client sent. Outside Cloudflare a client could send any value
@@ -31,7 +34,9 @@ export const tokenBodyLimit = bodyLimit(
  */
 export function callerAddress(request: Request, env: Pick<Env, "CLIENT_ADDRESS_HEADER">): string {
   const header = env.CLIENT_ADDRESS_HEADER ?? "CF-Connecting-IP";
-  const ip = (header.toLowerCase() === "none" ? "" : (request.headers.get(header) ?? "")).trim().toLowerCase().slice(0, 64);
+  // A value that is no header name (empty, with spaces) reads as "none": every caller one, never a failure.
+  const readable = HEADER_NAME.test(header) && header.toLowerCase() !== "none";
+  const ip = (readable ? (request.headers.get(header) ?? "") : "").trim().toLowerCase().slice(0, 64);
   const mappedV4 = /(?:^|:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip)?.[1];
   if (mappedV4 || !ip.includes(":")) return mappedV4 ?? (ip || "unknown");
   const [head = "", tail] = ip.split("::");

@@ -83,6 +83,24 @@ describe("a content file at the upload limit", () => {
     });
   }
 
+  it("a CSV whose first line names millions of columns is one problem, read from that line alone", async () => {
+    const html = await refused("columns.csv", filled("entity,category,question,answer", ",x", "\n"), ["names more than 32 columns"]);
+    expect(html).toContain("1 problem");
+  });
+
+  it("stops checking records once 200 problems are listed, and says how many were not checked", async () => {
+    const record = (n: number) =>
+      JSON.stringify({ id: `HO-AUR-9${n}`, kind: "property", brandId: "HO-AUR", name: "x", faqs: Array(500).fill({}) });
+    const lines: string[] = [];
+    let bytes = 0;
+    for (let n = 0; bytes < FILE_BYTES - 4_000; n += 1) {
+      lines.push(record(n));
+      bytes += lines.at(-1)!.length + 1;
+    }
+    const html = await refused("empty-faqs.ndjson", lines.join("\n"), ["more records were not checked"]);
+    expect(html).toContain(`${(lines.length - 1).toLocaleString("en")} more records were not checked`);
+  });
+
   it("lists the first 200 problems of a file and counts the rest", async () => {
     const lines = Array.from({ length: 1_000 }, () => "not json").join("\n");
     const html = await refused("bad.ndjson", lines, ["1,000 problems", "…and 800 more problems"]);

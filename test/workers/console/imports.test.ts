@@ -304,4 +304,23 @@ describe("removing whole hotels", () => {
       "HO-RMV-3",
     );
   });
+
+  it("refuses to remove a hotel whose brand another organization publishes", async () => {
+    const shared = { id: "HO-SHR", kind: "brand", name: "Shared", faqs: [] };
+    const hotelOf = (n: number) => ({
+      id: `HO-SHR-${n}`,
+      kind: "property",
+      name: `Shared ${n}`,
+      brandId: "HO-SHR",
+      propertyId: null,
+      faqs: [],
+    });
+    await importRecords([shared, hotelOf(1), hotelOf(2)]);
+    await adminJson("POST", "/organizations/org-aurora/scope", { entityId: "HO-SHR" });
+    await adminJson("POST", "/organizations/org-boreal/scope", { entityId: "HO-SHR" });
+    const res = await upload(await signedIn(INES), "brand.ndjson", [shared, hotelOf(1)].map((r) => JSON.stringify(r)).join("\n"));
+    expect(res.status).toBe(403);
+    expect(unescaped(await res.text())).toContain("The file leaves out HO-SHR-2, which another organization also publishes or looks after");
+    expect((await admin("GET", "/content/entities/HO-SHR-2/faqs")).status).toBe(200);
+  });
 });

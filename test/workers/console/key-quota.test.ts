@@ -90,4 +90,20 @@ describe("an organization's key quota", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 409)).toHaveLength(5);
   });
+
+  it("always lets a key be lowered, also for an organization its operator has put over its quota, and refuses raising it", async () => {
+    const active = (await keysOf()).filter((k: { revokedAt: string | null }) => k.revokedAt === null);
+    const used = active.reduce((sum: number, k: { hourlyLimit: number }) => sum + k.hourlyLimit, 0);
+    await setQuota(used - 150);
+    const [key] = active.filter((k: { hourlyLimit: number }) => k.hourlyLimit >= 100);
+    expect((await admin("PATCH", `/api-keys/${key.id}`, { hourlyLimit: key.hourlyLimit - 50 })).status).toBe(200);
+    const cara = await signedIn(CARA);
+    const lower = await postForm(cara, `/access/keys/${key.id}`, {
+      csrf: await csrfOf(cara),
+      hourlyLimit: String(key.hourlyLimit - 60),
+      expiresOn: "",
+    });
+    expect(lower.status).toBe(303);
+    expect((await admin("PATCH", `/api-keys/${key.id}`, { hourlyLimit: key.hourlyLimit - 55 })).status).toBe(409);
+  });
 });

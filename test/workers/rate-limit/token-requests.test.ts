@@ -24,6 +24,8 @@ describe("callerAddress's header", () => {
     expect(callerAddress(new Request(request, { headers: { "CF-Connecting-IP": "192.0.2.1" } }), { CLIENT_ADDRESS_HEADER: "None" })).toBe(
       "unknown",
     );
+    // A misconfigured name is read as "none", never as a failure of every limited request.
+    for (const name of ["", "X Real IP", "X-Real-IP\n"]) expect(callerAddress(request, { CLIENT_ADDRESS_HEADER: name })).toBe("unknown");
   });
 });
 
