@@ -39,9 +39,12 @@ const FITTED = {
     unmatched: [0, 1.5],
   },
 };
-const SAMPLE_EVERY = 4;
+const SAMPLE_EVERY = 6;
 
 const dryRun = process.argv.includes("--dry-run");
+const roundsArg = process.argv.indexOf("--rounds");
+/** Rounds of coordinate ascent at most (`--rounds N`): each ranks the sample four times per weight. */
+const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 8;
 const corpus = loadCorpus({ split: "tune" });
 const hotels = corpus.hotels;
 const questions = corpus.questions.filter((q, i) => q.answers.length > 0 && i % SAMPLE_EVERY === 0);
@@ -100,6 +103,7 @@ function coordinateAscent(objective, space, rounds = 8) {
     let improved = false;
     for (const [section, params] of Object.entries(space)) {
       for (const [name, [low, high]] of Object.entries(params)) {
+        const before = best;
         const target = offline.weights[section];
         const start = target[name];
         for (const factor of [0.6, 0.85, 1.2, 1.6]) {
@@ -112,6 +116,7 @@ function coordinateAscent(objective, space, rounds = 8) {
             improved = true;
           } else target[name] = previous;
         }
+        if (best > before) console.log(`  ${section}.${name} = ${target[name]}: ${best.toFixed(4)}`);
       }
     }
     console.log(`round ${round + 1}: ${best.toFixed(4)}`);
@@ -121,7 +126,7 @@ function coordinateAscent(objective, space, rounds = 8) {
 }
 
 console.log(`Tune properties: ${questions.length} answerable questions of ${hotels.size} properties`);
-coordinateAscent(() => rankingObjective(run()) + 5 * Math.min(0, demoTop1() - DEMO_TOP1), FITTED);
+coordinateAscent(() => rankingObjective(run()) + 5 * Math.min(0, demoTop1() - DEMO_TOP1), FITTED, ROUNDS);
 console.log(`demo set, first five hotels: top-1 ${(100 * demoTop1()).toFixed(1)}%`);
 const final = figures(run());
 for (const [group, f] of final) {

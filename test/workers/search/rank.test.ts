@@ -5,6 +5,7 @@ import { languageOf } from "../../../src/search/languages";
 import { BUILT_IN_TERMS, Lexicon } from "../../../src/search/lexicon";
 import { planQuery } from "../../../src/search/plan";
 import { rankRows } from "../../../src/search/rank";
+import resort from "../../../src/fixture/hotels/praia-dourada.json";
 
 /** The rules that tell near-duplicate FAQs apart, each on the FAQs that show it, and how sure the ranking is. */
 
@@ -105,9 +106,13 @@ describe("telling near-duplicate FAQs apart", () => {
 });
 
 describe("how sure the ranking is", () => {
-  it("is high when the first FAQ answers the question, on a page with FAQs of other topics as every hotel's has", () => {
-    expect(ranked([...POOLS, ...OTHERS], "is the main pool heated?").confidence).toBe("high");
-    expect(ranked([...POOLS, ...OTHERS], "what time is check-out?").confidence).toBe("high");
+  it("is high when the first FAQ answers the question: a real page's own questions, asked as written", () => {
+    const page: Page = resort.faqs.map((faq) => [faq.category, faq.question, faq.answer]);
+    const asked = page.map(([, question]) => ranked(page, question));
+    const right = asked.filter((a, i) => a.first === page[i]![1]);
+    expect(right.length / page.length).toBeGreaterThanOrEqual(0.95);
+    expect(right.filter((a) => a.confidence === "high").length / right.length).toBeGreaterThanOrEqual(0.6);
+    expect(asked.filter((a, i) => a.confidence === "high" && a.first !== page[i]![1])).toEqual([]);
   });
 
   it("is none when the question is about something the content never mentions", () => {
