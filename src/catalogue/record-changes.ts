@@ -42,7 +42,6 @@ export const comparable = (record: ContentRecord): ComparableRecord => {
 
 interface Row {
   key: string;
-  position: number;
   fields: Record<string, string>;
 }
 
@@ -59,26 +58,16 @@ const fieldOf = (record: ComparableRecord | null, field: (typeof ENTITY_FIELDS)[
 function rowsIn(record: ComparableRecord | null, language: string | null): Row[] {
   if (!record) return [];
   if (language === null)
-    return record.faqs.map(({ category, question, answer }, position) => ({
-      key: questionKey(question),
-      position,
-      fields: { question, answer, category },
-    }));
-  const positions = new Map(record.faqs.map((faq, position) => [questionKey(faq.question), position]));
+    return record.faqs.map(({ category, question, answer }) => ({ key: questionKey(question), fields: { question, answer, category } }));
   const translation = record.translations?.find((t) => t.language === language);
-  return (translation?.faqs ?? []).map(({ source, question, answer }) => ({
-    key: questionKey(source),
-    position: positions.get(questionKey(source)) ?? -1,
-    fields: { question, answer },
-  }));
+  return (translation?.faqs ?? []).map(({ source, question, answer }) => ({ key: questionKey(source), fields: { question, answer } }));
 }
 
 /**
- * The changes between two lists of rows: matched by question (a translation by its source's), then what is left
- * by position, so an FAQ whose question was reworded is one change of its question rather than a removal and an
- * addition.
+ * The changes between two lists of rows, matched by question (a translation by its source's): an FAQ whose question
+ * is reworded is removed and another added, so its removal is confirmed like any other.
  */
-function rowChanges(language: string, before: Row[], after: Row[], sources: Map<string, string>): FaqChange[] {
+function rowChanges(language: string, before: Row[], after: Row[]): FaqChange[] {
   const unmatched = new Map(before.map((row) => [row.key, row]));
   const pairs: [Row | null, Row | null][] = [];
   const left: Row[] = [];
@@ -89,15 +78,7 @@ function rowChanges(language: string, before: Row[], after: Row[], sources: Map<
       pairs.push([old, row]);
     } else left.push(row);
   }
-  const byPosition = new Map([...unmatched.values()].map((row) => [row.position, row]));
-  for (const row of left) {
-    const old = row.position >= 0 ? byPosition.get(row.position) : undefined;
-    if (old && sources.get(old.key) === undefined) {
-      byPosition.delete(row.position);
-      unmatched.delete(old.key);
-      pairs.push([old, row]);
-    } else pairs.push([null, row]);
-  }
+  for (const row of left) pairs.push([null, row]);
   for (const row of unmatched.values()) pairs.push([row, null]);
   const changes: FaqChange[] = [];
   for (const [old, now] of pairs) {
@@ -133,13 +114,8 @@ export function recordChanges(before: ComparableRecord | null, after: Comparable
     if (was !== is) fields.push({ field: `name (${language})`, before: was, after: is });
   }
   const ownLanguage = (record: ComparableRecord | null) => record?.defaultLanguage ?? DEFAULT_CONTENT_LANGUAGE;
-  // A question that is no longer anyone's source: its translations go with it, whatever they say.
-  const noSource = new Map<string, string>();
-  const faqs = rowChanges(ownLanguage(after ?? before), rowsIn(before, null), rowsIn(after, null), noSource);
-  const removedSources = new Set(faqs.filter((f) => f.change === "removed").map((f) => questionKey(f.question)));
-  for (const language of languages) {
-    faqs.push(...rowChanges(language, rowsIn(before, language), rowsIn(after, language), new Map([...removedSources].map((k) => [k, k]))));
-  }
+  const faqs = rowChanges(ownLanguage(after ?? before), rowsIn(before, null), rowsIn(after, null));
+  for (const language of languages) faqs.push(...rowChanges(language, rowsIn(before, language), rowsIn(after, language)));
   return { fields, faqs };
 }
 
