@@ -137,6 +137,6 @@ for (const [group, f] of final) {
   );
 }
 const file = JSON.parse(readFileSync(WEIGHTS_FILE, "utf8"));
-const written = { about: file.about, plan: offline.weights.plan, rank: offline.weights.rank };
+const written = { about: file.about, plan: offline.weights.plan, rank: offline.weights.rank, confidence: file.confidence };
 if (dryRun) console.log(JSON.stringify(written, null, 2));
 else writeFileSync(WEIGHTS_FILE, `${JSON.stringify(written, null, 2)}\n`);

@@ -62,7 +62,7 @@ export async function offlineRanking() {
   return {
     modules: m,
     demoRows,
-    weights: { plan: m.PLAN_WEIGHTS, rank: m.RANK_WEIGHTS },
+    weights: { plan: m.PLAN_WEIGHTS, rank: m.RANK_WEIGHTS, confidence: m.CONFIDENCE_WEIGHTS },
     rowsOf,
     rowsFor,
     plan,

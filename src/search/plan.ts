@@ -53,6 +53,8 @@ export interface Alternative {
   weight: number;
   /** One word of a phrase alone ("cash" of "cash machine"): it ranks, but does not show the phrase is mentioned. */
   partial?: true;
+  /** Only a learned association (associations.json): it ranks, but does not show what is asked is mentioned. */
+  learned?: true;
 }
 
 export interface QueryGroup {
@@ -226,13 +228,20 @@ export function planQuery(
     slots.set(root, slot);
     return slot;
   };
-  const offer = (slot: { alternatives: Map<string, Alternative> }, tokens: readonly string[], weight: number, partial = false) => {
+  const offer = (
+    slot: { alternatives: Map<string, Alternative> },
+    tokens: readonly string[],
+    weight: number,
+    partial = false,
+    learned = false,
+  ) => {
     const phrase = tokens.join(" ");
     const known = slot.alternatives.get(phrase);
-    if (phrase === "" || (known && known.weight >= weight && (partial || !known.partial))) return;
+    if (phrase === "" || (known && known.weight >= weight && (partial || !known.partial) && (learned || !known.learned))) return;
     slot.alternatives.set(phrase, {
       ...alternative(tokens, Math.max(weight, known?.weight ?? 0)),
       ...(partial && (!known || known.partial) ? { partial } : {}),
+      ...(learned && (!known || known.learned) ? { learned } : {}),
     });
   };
   found.forEach((_, p) => slotOf(p).positions.push(p));
@@ -279,7 +288,7 @@ export function planQuery(
       for (const p of slot.positions.filter((p) => !formPositions.has(p))) {
         for (const token of own[p]!) {
           for (const [target, probability] of associations[`${queryLanguage.code}:${token}`] ?? []) {
-            offer(slot, [target], W.association * probability);
+            offer(slot, [target], W.association * probability, false, true);
           }
         }
       }

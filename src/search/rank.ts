@@ -49,6 +49,8 @@ export interface RankedFaq<R extends RankRow> {
   literal: boolean;
   /** Whether it is about a topic of the question. */
   topical: boolean;
+  /** Whether only learned associations found it (no word of the question, no lexicon term, no topic). */
+  learnedOnly: boolean;
 }
 
 export interface Ranking<R extends RankRow> {
@@ -179,6 +181,7 @@ export function rankPrepared<R extends RankRow>(plan: QueryPlan, prepared: reado
     let covered = 0;
     let coveredInQuestion = 0;
     let literal = false;
+    let foundOwn = false;
     for (const g of groups) {
       let value = 0;
       // The weight and rarity of the best alternative found, and of the best found in the FAQ's question or category.
@@ -190,10 +193,12 @@ export function rankPrepared<R extends RankRow>(plan: QueryPlan, prepared: reado
         const tfC = countIn(c, a);
         const tf = (W.question * tfQ) / normQ + (W.answer * tfA) / normA + W.category * tfC;
         if (tf === 0) continue;
+        if (!a.learned) foundOwn = true;
         const weighed = rarity.get(g)!.get(a)!;
         value = Math.max(value, (weighed * tf * (W.k1 + 1)) / (tf + W.k1));
-        // A word of a phrase found alone covers what it weighs alone, never the whole phrase.
-        const covers = a.partial ? weighed / g.alternatives.length : weighed;
+        // A word of a phrase found alone covers what it weighs alone, never the whole phrase; a learned association
+        // ranks but covers nothing: what the question asks is covered by its own words and the lexicon's.
+        const covers = a.learned ? 0 : a.partial ? weighed / g.alternatives.length : weighed;
         found = Math.max(found, covers);
         if (tfQ + tfC > 0) foundInQuestion = Math.max(foundInQuestion, covers);
       }
@@ -227,6 +232,7 @@ export function rankPrepared<R extends RankRow>(plan: QueryPlan, prepared: reado
       questionCoverage: questionMass > 0 ? coveredInQuestion / questionMass : 0,
       literal,
       topical: about.length > 0,
+      learnedOnly: !foundOwn && about.length === 0,
     };
     const previous = best.get(row.faq);
     if (!previous || ranked.score > previous.score) best.set(row.faq, ranked);
@@ -235,7 +241,7 @@ export function rankPrepared<R extends RankRow>(plan: QueryPlan, prepared: reado
   const covered = (patterns: string[]) => rows.some((r) => patterns.some((p) => r.terms_q.includes(p) || r.terms_c.includes(p)));
   const absentTopics = plan.topics.filter((t) => !covered(t.patterns)).map((t) => t.concept);
   const mentioned = (g: QueryGroup) =>
-    prepared.some((p) => g.alternatives.some((a) => !a.partial && countIn(p.q, a) + countIn(p.a, a) + countIn(p.c, a) > 0));
+    prepared.some((p) => g.alternatives.some((a) => !a.partial && !a.learned && countIn(p.q, a) + countIn(p.a, a) + countIn(p.c, a) > 0));
   // A word no row holds is still mentioned when it names a topic the rows are about ("car" where parking is).
   const unheld = groups.filter((g) => g.key.startsWith("w:") && !g.topics.some((t) => !absentTopics.includes(t)) && !mentioned(g));
   return {
