@@ -78,7 +78,9 @@ describe(`${BURST} wrong passwords at once for one account from one address`, ()
       ),
     );
     // The form's handle is single-use in KV, which is eventually consistent: some of a burst start again (400).
-    expect(tally(statuses)[401]).toBe(FREE_FAILURES);
+    // At most the free failures are checked: some of the burst may not get past the handle at all.
+    expect(tally(statuses)[401]).toBeLessThanOrEqual(FREE_FAILURES);
+    expect(tally(statuses)[401]).toBeGreaterThan(0);
     expect(statuses.filter((s) => s !== 401 && s !== 429 && s !== 400)).toEqual([]);
   });
 });
