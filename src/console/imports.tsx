@@ -235,7 +235,7 @@ const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) =>
       <Csrf token={viewer.csrf} />
       <input type="hidden" name="digest" value={preview.digest} />
       {removes(preview) && (
-        <p class="check">
+        <p>
           <input type="checkbox" id="confirm-removals" name="remove" value={removalKey(preview)} />
           <label for="confirm-removals">{removalWords(preview)}</label>
         </p>

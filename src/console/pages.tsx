@@ -53,6 +53,7 @@ select{width:auto;min-width:12rem;background:var(--card)}
 .compare{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
 ul.changes{margin:0;padding-left:1rem}
 ul.changes li{overflow-wrap:anywhere}
+input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align:middle}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
 `;
 
