@@ -11,7 +11,16 @@ type DevServerOptions = Parameters<typeof startDevServer>[0];
 export function devServer(options: () => DevServerOptions = () => ({})): { readonly origin: string; output(): string } {
   let server: DevServer | undefined;
   beforeAll(async () => {
-    server = await startDevServer(options());
+    // Files start their servers side by side: a port picked free may be taken by another file's wrangler before this
+    // one binds it, which `npm run dev` refuses before it starts anything; then it is tried on another free port.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        server = await startDevServer(options());
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !String(error).includes("is already in use")) throw error;
+      }
+    }
   });
   afterAll(async () => {
     await server?.stop();
