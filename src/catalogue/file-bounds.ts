@@ -1,18 +1,15 @@
-import { MAX_FAQS, MAX_LANGUAGES, type RowError } from "./records";
+import type { RowError } from "./records";
 
 /**
- * What one content file may hold, checked on its structure before any record is validated or compared with another:
- * a file at the upload limit then costs a bounded pass over its text, whatever it repeats or nests.
+ * What one content file may hold, checked on its structure before any record is validated or compared with another
+ * (an entity's FAQs and languages are records.ts's MAX_FAQS and MAX_LANGUAGES): a file at the upload limit then
+ * costs a bounded pass over its text, whatever it repeats or nests.
  */
 export const FILE_BOUNDS = {
   /** Records of an NDJSON or JSON file, and entities named by a CSV file: a brand of 1,200 hotels fits four times. */
   records: 5_000,
   /** Data rows of a CSV file (an FAQ or a translation a row). */
   csvRows: 60_000,
-  /** FAQs of one record, or of one language of it: as many as an entity may hold. */
-  faqs: MAX_FAQS,
-  /** Other languages of one record. */
-  languages: MAX_LANGUAGES,
   /** Problems listed for a file; the rest are counted. */
   problems: 200,
 } as const;
@@ -48,10 +45,6 @@ export class ProblemList {
 
   addAll(problems: Iterable<RowError>): void {
     for (const problem of problems) this.add(problem);
-  }
-
-  get size(): number {
-    return this.kept.length + this.unlisted;
   }
 
   /** Whether as many problems are listed as will be: checking further would only count more. */
