@@ -1,3 +1,5 @@
+import { answersWith } from "./answer-types";
+import model from "./confidence.json";
 import type { QueryPlan } from "./plan";
 import type { Ranking, RankRow } from "./rank";
 import weights from "./weights.json";
@@ -5,15 +7,15 @@ import weights from "./weights.json";
 /**
  * How sure the service is that its first FAQ answers the question, in words an assistant can act on:
  *
- * - `high`: the first FAQ answers it: it matches most of what the question asks, in its own question, and clearly
- *   more than the next;
- * - `low`: the FAQs found are related, but none clearly answers it: say so, and offer what they say;
+ * - `high`: the first FAQ answers it;
+ * - `low`: the FAQs found are related, but none is known to answer it: say so, and offer what they say;
  * - `none`: nothing in the content answers it. Any FAQs listed are the entity's others, for browsing, never the answer.
  *
- * Whether nothing answers is weighed from what the question names that the content lacks: a topic it is about that
- * no FAQ is about, a thing a hotel has (a sauna, a cash machine) that no FAQ mentions, the share of its words no FAQ
- * has in any spelling or language, and how little of it the best FAQ matches. The weights and thresholds are data
- * (weights.json), fitted on the tune half of the benchmark so that almost no answerable question is judged `none`.
+ * Two steps. The question's own words first: a topic it names that no FAQ is about, a thing a hotel has (a sauna, a
+ * cash machine) that no FAQ mentions, the share of its words no FAQ has in any spelling or language, and how little
+ * of it the best FAQ matches, weighed as weights.json says, make it `none` outright. Then two logistic models over the
+ * ranking's evidence (confidence.json, fitted by `npm run train` on the tune properties of the training corpus): the
+ * probability that nothing answers, and that the first FAQ does, each cut where its promise held on those properties.
  */
 
 export const CONFIDENCES = ["high", "low", "none"] as const;
@@ -21,30 +23,87 @@ export type Confidence = (typeof CONFIDENCES)[number];
 
 export const CONFIDENCE_WEIGHTS = weights.confidence;
 
-/** The evidence that nothing answers, each from 0 to 1, named as CONFIDENCE_WEIGHTS.none weighs them. */
-export function absenceEvidence<R extends RankRow>(
-  plan: QueryPlan,
-  ranking: Ranking<R>,
-): Record<keyof typeof weights.confidence.none, number> {
+/** The evidence both models weigh, each from 0 to about 1. */
+export const CONFIDENCE_FEATURES = [
+  "bias",
+  "topicGone",
+  "absentThing",
+  "unmentioned",
+  "uncovered",
+  "questionCoverage",
+  "coverage",
+  "margin",
+  "secondCoverage",
+  "literal",
+  "topical",
+  "learnedOnly",
+  "score",
+  "crossLanguage",
+  "words",
+  "found",
+  "asksKind",
+  "answersKind",
+] as const;
+export type ConfidenceFeature = (typeof CONFIDENCE_FEATURES)[number];
+
+export interface LogisticModel {
+  weights: Record<ConfidenceFeature, number>;
+  /** The probability from which the model's answer is given. */
+  threshold: number;
+}
+
+export const CONFIDENCE_MODEL = model as unknown as { none: LogisticModel; high: LogisticModel };
+
+/** The ranking's evidence for and against its first FAQ answering, by name. */
+export function confidenceFeatures<R extends RankRow>(plan: QueryPlan, ranking: Ranking<R>): Record<ConfidenceFeature, number> {
+  const [first, second] = ranking.ranked;
   const named = plan.topics.filter((t) => t.strength >= 1);
+  const wordGroups = plan.groups.filter((g) => g.key.startsWith("w:") && !g.form).length;
   return {
     bias: 1,
     topicGone: named.length > 0 && named.every((t) => ranking.absentTopics.includes(t.concept)) ? 1 : 0,
     absentThing: ranking.absentThing ? 1 : 0,
     unmentioned: ranking.unmentioned,
-    uncovered: 1 - (ranking.ranked[0]?.coverage ?? 0),
+    uncovered: 1 - (first?.coverage ?? 0),
+    questionCoverage: first?.questionCoverage ?? 0,
+    coverage: first?.coverage ?? 0,
+    // A score may be below zero (an FAQ that asks much more than the question): the margin is kept within 0 and 1.
+    margin: first && second ? Math.min(1, Math.max(0, (first.score - second.score) / Math.max(first.score, 1e-9))) : first ? 1 : 0,
+    secondCoverage: second?.questionCoverage ?? 0,
+    literal: first?.literal ? 1 : 0,
+    topical: first?.topical ? 1 : 0,
+    learnedOnly: first?.learnedOnly ? 1 : 0,
+    score: first ? Math.min(1, Math.log1p(Math.max(0, first.score)) / 4) : 0,
+    crossLanguage: plan.language.code === plan.content.code ? 0 : 1,
+    words: Math.min(1, wordGroups / 8),
+    found: Math.min(1, ranking.ranked.length / 10),
+    // "How much", "what time": whether the question asks for a kind of answer, and whether the first FAQ's has it.
+    asksKind: plan.kinds.length > 0 ? 1 : 0,
+    answersKind: first && plan.kinds.some((kind) => answersWith(kind, first.row.answer)) ? 1 : 0,
   };
 }
 
+/** The probability a logistic model gives `features`. */
+export function probability(logistic: LogisticModel, features: Record<ConfidenceFeature, number>): number {
+  const z = CONFIDENCE_FEATURES.reduce((sum, name) => sum + logistic.weights[name] * features[name], 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * Whether the question's own words say nothing answers, before any model: nothing found, only learned associations
+ * found something (they rank, but are no evidence that the content says anything of what is asked), or the evidence
+ * of absence weighs more than the rest.
+ */
+export function plainlyAbsent<R extends RankRow>(plan: QueryPlan, ranking: Ranking<R>): boolean {
+  if (ranking.ranked.length === 0 || plan.groups.length === 0 || ranking.ranked.every((r) => r.learnedOnly)) return true;
+  const f = confidenceFeatures(plan, ranking);
+  const W = CONFIDENCE_WEIGHTS.none;
+  return W.bias + W.topicGone * f.topicGone + W.absentThing * f.absentThing + W.unmentioned * f.unmentioned + W.uncovered * f.uncovered > 0;
+}
+
 export function judge<R extends RankRow>(plan: QueryPlan, ranking: Ranking<R>): Confidence {
-  const W = CONFIDENCE_WEIGHTS;
-  const [first, second] = ranking.ranked;
-  // FAQs found only through learned associations are ranked, but are no evidence that the content says anything of
-  // what is asked: with nothing else found, nothing answers.
-  if (!first || plan.groups.length === 0 || ranking.ranked.every((r) => r.learnedOnly)) return "none";
-  const evidence = absenceEvidence(plan, ranking);
-  const absence = Object.entries(evidence).reduce((sum, [name, value]) => sum + W.none[name as keyof typeof evidence] * value, 0);
-  if (absence > 0) return "none";
-  const margin = second ? (first.score - second.score) / Math.max(first.score, 1e-9) : 1;
-  return first.questionCoverage >= W.high && margin >= W.margin ? "high" : "low";
+  if (plainlyAbsent(plan, ranking)) return "none";
+  const features = confidenceFeatures(plan, ranking);
+  if (probability(CONFIDENCE_MODEL.none, features) >= CONFIDENCE_MODEL.none.threshold) return "none";
+  return probability(CONFIDENCE_MODEL.high, features) >= CONFIDENCE_MODEL.high.threshold ? "high" : "low";
 }
