@@ -3,7 +3,10 @@
 // ranks them (offline-ranking.mjs), over the questions its rules leave open, each cut where its promise holds on
 // them: `none`, rules included, said of at most MAX_FALSE_NONE of the answerable questions; `high` right at least
 // HIGH_PRECISION of the time (a question nothing answers counting as wrong).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { offlineRanking } from "./offline-ranking.mjs";
+import { ROOT } from "./servers.mjs";
 
 export const MAX_FALSE_NONE = 0.02;
 export const HIGH_PRECISION = 0.96;
@@ -53,18 +56,46 @@ export async function fitConfidence(hotels, questions) {
     const right = q.answers.includes(ranking.ranked[0].row.faq);
     samples.push({ x: names.map((name) => features[name]), unanswerable: q.answers.length === 0, right });
   }
+  // The demo fixture's templated hotels (terse FAQs, every question answerable): their tune half's questions asked of
+  // the first twenty hotels that have the question's category, so that the models also know pages of that kind.
+  const demoRows = offline.demoRows(1, 20);
+  const demoQuestions = JSON.parse(readFileSync(join(ROOT, "bench", "retrieval", "questions.json"), "utf8")).questions.filter(
+    (q) => q.split === "tune",
+  );
+  let demoAnswerable = 0;
+  for (const q of demoQuestions) {
+    const plan = offline.plan(q.text);
+    for (const hotelRows of demoRows.values()) {
+      if (!hotelRows.some((r) => r.row.faq === q.category)) continue;
+      demoAnswerable += 1;
+      const ranking = m.rankPrepared(plan, hotelRows);
+      if (m.plainlyAbsent(plan, ranking)) {
+        ruledNone += 1;
+        continue;
+      }
+      const features = m.confidenceFeatures(plan, ranking);
+      samples.push({
+        x: names.map((name) => features[name]),
+        unanswerable: false,
+        right: ranking.ranked[0].row.faq === q.category,
+        demo: true,
+      });
+    }
+  }
   const none = fit(
     names,
     samples.map((s) => ({ x: s.x, y: s.unanswerable ? 1 : 0 })),
   );
   // The lowest threshold at which the rules and the model together judge at most MAX_FALSE_NONE of the answerable none.
-  const left = Math.max(0, Math.floor(MAX_FALSE_NONE * answerable) - ruledNone);
+  const left = Math.max(0, Math.floor(MAX_FALSE_NONE * (answerable + demoAnswerable)) - ruledNone);
   const answerableScores = samples
     .filter((s) => !s.unanswerable)
     .map((s) => probabilityOf(none, names, s.x))
     .sort((a, b) => b - a);
   const noneThreshold = round(Math.min(0.9999, (answerableScores[left] ?? 0) + 1e-4));
-  const kept = samples.filter((s) => probabilityOf(none, names, s.x) < noneThreshold);
+  // `high` is fitted and cut on the corpus alone: the demo's questions all have an answer, and their ease would make
+  // the model surer than the corpus's guests warrant.
+  const kept = samples.filter((s) => !s.demo && probabilityOf(none, names, s.x) < noneThreshold);
   const high = fit(
     names,
     kept.map((s) => ({ x: s.x, y: s.right ? 1 : 0 })),

@@ -118,7 +118,7 @@ describe("service_search_documents in the guest's language", () => {
 
   it("narrows to one hotel and answers an English-only one in English", async () => {
     const { results } = await callTool(aurora.token, aurora.session, "service_search_documents", {
-      query: "¿se admiten mascotas?",
+      query: "¿se admiten perros?",
       entityId: "HO-AUR-0003",
       language: "es",
     });
