@@ -8,6 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { ADMIN_URL, api, CliError, fields, output, plural, readStdin, table, warnShownOnce } from "./lib/admin-client.mjs";
 import { chunkRows, detectFormat, parseContent, serializeContent } from "./lib/content-files.mjs";
 import { devOrigin } from "./lib/dev-origin.mjs";
+import { registryServerJson, serverJsonProblems } from "./lib/registry.mjs";
 import { importSource } from "./lib/source-modules.mjs";
 
 const program = new Command()
@@ -817,6 +818,21 @@ program
   .command("rotate")
   .description("sign with a new key; the old one stays published until its tokens expire")
   .action(run(async (o) => output(o, await api("POST", "/signing-keys/rotate"), fields)));
+program
+  .command("registry")
+  .description("print the MCP Registry's server.json for this deployment (ADMIN_URL), made from its server card")
+  .action(
+    run(async () => {
+      const response = await fetch(`${ADMIN_URL}/.well-known/mcp/server-card.json`);
+      if (!response.ok) throw new CliError(`${ADMIN_URL} has no server card (HTTP ${response.status}).`);
+      const document = registryServerJson(await response.json());
+      const problems = serverJsonProblems(document);
+      if (problems.length > 0) throw new CliError(`the server.json is not valid against the registry's schema: ${problems.join("; ")}`);
+      console.log(JSON.stringify(document, null, 2));
+      if (document.remotes.some((remote) => !remote.url.startsWith("https://")))
+        console.error("note: the registry accepts only HTTPS remotes; print this from the deployment's public host.");
+    }),
+  );
 program
   .command("openapi")
   .description("print the operator API's OpenAPI 3.1 document")

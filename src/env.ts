@@ -55,6 +55,11 @@ export interface Env {
   SERVICE_NAME?: string;
   SERVICE_LOGO_URL?: string;
   SUPPORT_URL?: string;
+  /** The privacy policy and terms of use shown at /privacy and /terms, as plain text (oauth/policies.ts); defaults say what is kept. */
+  PRIVACY_POLICY?: string;
+  TERMS_OF_USE?: string;
+  /** The service's reverse-DNS name in the MCP Registry and its server card (`com.example/hotel-content`). */
+  REGISTRY_NAME?: string;
   SESSION_IDLE_SECONDS?: string;
   SESSION_MAX_SECONDS?: string;
   /** Seconds between keep-alive comments on the GET /v1/sse stream (default 25). */

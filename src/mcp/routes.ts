@@ -21,6 +21,7 @@ import {
   notAcceptable,
 } from "./request-checks";
 import { serveModernJsonRpc } from "./serve";
+import { SERVER_CARD_PATH, serverCard } from "./server-card";
 import { MESSAGES_PATH, openSseTransport, postSseMessage } from "./sse-transport";
 import { deleteSession, notificationStream, postLegacy, SESSION_HEADER } from "./streamable";
 
@@ -147,3 +148,12 @@ mcpRoutes.on("GET", [METADATA_PATH, ...MCP_ENDPOINTS.map((endpoint) => `${METADA
     resource_name: "Hospitality Content MCP server",
   });
 });
+
+/**
+ * The server card (server-card.ts): public, the same for every caller, changing only with the deployment. Served
+ * where clients look for it today, and where the Server Cards extension reserves one: `<streamable-http-url>/server-card`.
+ */
+for (const path of [SERVER_CARD_PATH, ...MCP_ENDPOINTS.map((endpoint) => `${endpoint}/server-card`)]) {
+  mcpRoutes.use(path, publicCors);
+  mcpRoutes.get(path, (c) => c.json(serverCard(c.env, c.req.url), 200, { "Cache-Control": "public, max-age=3600" }));
+}

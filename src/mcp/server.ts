@@ -37,6 +37,9 @@ const ENDPOINT_TOOLS: Record<McpEndpoint, { tools: Tool[]; instructions: string 
 
 const TOOLS_BY_NAME = new Map(Object.values(ENDPOINT_TOOLS).flatMap(({ tools }) => tools.map((tool) => [tool.name, tool])));
 
+/** The names of the tools an endpoint serves, in tools/list's order. */
+export const endpointToolNames = (endpoint: McpEndpoint): string[] => ENDPOINT_TOOLS[endpoint].tools.map((tool) => tool.name);
+
 /** The tool of that name at any endpoint, for weighing a call before it is served. */
 export const toolNamed = (name: unknown): Tool | undefined => (typeof name === "string" ? TOOLS_BY_NAME.get(name) : undefined);
 

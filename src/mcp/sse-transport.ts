@@ -15,12 +15,12 @@ import { callerSession, clientInfoOf, negotiatedVersion, sessionEndpoint, sessio
  */
 
 export const MESSAGES_PATH = "/v1/messages";
-const TRANSPORT_VERSION = "2024-11-05";
+export const LEGACY_SSE_PROTOCOL_VERSION = "2024-11-05";
 
 /** GET without a session: a new session of `endpoint` whose stream starts with the `endpoint` event. */
 export async function openSseTransport(c: Context<McpEnv>, endpoint: McpEndpoint): Promise<Response> {
   const sessionId = crypto.randomUUID();
-  await sessionObject(c.env, sessionId).open(sessionRecord(c, endpoint, TRANSPORT_VERSION, null));
+  await sessionObject(c.env, sessionId).open(sessionRecord(c, endpoint, LEGACY_SSE_PROTOCOL_VERSION, null));
   return openSessionStream(c, sessionId, `event: endpoint\ndata: ${MESSAGES_PATH}?sessionId=${sessionId}\n\n`);
 }
 

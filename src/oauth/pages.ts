@@ -1,5 +1,6 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { htmlResponse as pageResponse, PAGE_COLOURS } from "../http/html-page";
+import { POLICY_PATHS, POLICY_TITLES, type PolicyBlock, type PolicyKind } from "./policies";
 
 /** The server-rendered pages of `/authorize`: sign in, consent, and errors. No script runs on them. */
 
@@ -31,6 +32,12 @@ button{flex:1 1 8rem;min-height:2.9rem;padding:.6rem 1rem;font:inherit;font-weig
 .secondary{background:transparent;color:var(--accent)}
 input:focus-visible,button:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .fine{margin:1.25rem 0 0;font-size:.85rem;color:var(--muted)}
+main.policy{max-width:44rem}
+.policy h2{margin:1.5rem 0 .5rem;font-size:1.1rem}
+.policy ul{margin:0 0 1rem;padding-left:1.2rem}
+.policy li{margin:.4rem 0}
+nav.policies{margin:1.25rem 0 0;font-size:.85rem}
+nav.policies a{margin-right:1rem}
 `;
 
 /** How the operator names the service on these pages (SERVICE_NAME, SERVICE_LOGO_URL, SUPPORT_URL). */
@@ -41,7 +48,12 @@ export interface Branding {
   supportUrl?: string;
 }
 
-function layout(brand: Branding, title: string, body: string): string {
+/** Every page links the privacy policy and the terms, as app directories ask of a connector's pages. */
+const POLICY_LINKS = `\n<nav class="policies" aria-label="Policies">${(Object.keys(POLICY_PATHS) as PolicyKind[])
+  .map((kind) => `<a href="${POLICY_PATHS[kind]}">${POLICY_TITLES[kind]}</a>`)
+  .join("")}</nav>`;
+
+function layout(brand: Branding, title: string, body: string, mainClass?: string): string {
   const logo = brand.logoUrl ? `<img src="${escapeHtml(brand.logoUrl)}" alt="">` : "";
   const support = brand.supportUrl
     ? `\n<p class="fine">Questions? <a href="${escapeHtml(brand.supportUrl)}" rel="noopener noreferrer">Contact support</a>.</p>`
@@ -56,9 +68,9 @@ function layout(brand: Branding, title: string, body: string): string {
 <style>${STYLESHEET}</style>
 </head>
 <body>
-<main>
+<main${mainClass ? ` class="${mainClass}"` : ""}>
 <p class="brand">${logo}${escapeHtml(brand.name)}</p>
-${body}${support}
+${body}${support}${POLICY_LINKS}
 </main>
 </body>
 </html>`;
@@ -149,6 +161,17 @@ export const errorPage = (brand: Branding, heading: string, message: string): st
     heading,
     `<h1>${escapeHtml(heading)}</h1>\n<p class="notice error" role="alert">${escapeHtml(message)}</p>\n<p>Go back to the app you were connecting and start again.</p>`,
   );
+
+const policyBlock = (block: PolicyBlock): string =>
+  "heading" in block
+    ? `<h2>${escapeHtml(block.heading)}</h2>`
+    : "items" in block
+      ? `<ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul>`
+      : `<p>${escapeHtml(block.paragraph)}</p>`;
+
+/** `/privacy` or `/terms`: the operator's text (policies.ts), as plain as the sign-in page. */
+export const policyPage = (brand: Branding, kind: PolicyKind, blocks: PolicyBlock[]): string =>
+  layout(brand, POLICY_TITLES[kind], `<h1>${POLICY_TITLES[kind]}</h1>\n${blocks.map(policyBlock).join("\n")}`, "policy");
 
 /** A page of this flow as an HTML response; `formTargets` are the origins a form on it may submit or be redirected to. */
 export const htmlResponse = (html: string, status: number, formTargets: string[] = [], headers = new Headers()): Promise<Response> =>

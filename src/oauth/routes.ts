@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { intVar, isDevelopment, type AppEnv } from "../env";
+import { intVar, isDevelopment, type AppEnv, type Env } from "../env";
 import { oauthError } from "../http/surface-errors";
 import { basicCredentials } from "../http/basic-credentials";
 import { requestForm } from "../http/form-body";
@@ -20,7 +20,8 @@ import { showAuthorization, submitAuthorization } from "./authorize";
 import { branding } from "./branding";
 import { tokenGrantGuards } from "./grant-guards";
 import { isNonPublicMetadataUrl } from "./metadata-hosts";
-import { errorPage, htmlResponse } from "./pages";
+import { errorPage, htmlResponse, policyPage } from "./pages";
+import { POLICY_PATHS, policyBlocks, policyText, type PolicyKind } from "./policies";
 import { AUTHORIZE_PATH, authorizationServer, REGISTER_PATH, TOKEN_PATH } from "./server";
 
 // Hono's ExecutionContext type lags the runtime's; the object is the runtime's own.
@@ -74,6 +75,14 @@ const authorizeRequestLimit = createMiddleware<AppEnv>(async (c, next) => {
   return htmlResponse(page, 429, [], new Headers({ "Retry-After": String(decision.resetSeconds) }));
 });
 
+/** A policy page: the same for everyone, so caches may keep it for an hour. */
+async function showPolicy(env: Env, kind: PolicyKind): Promise<Response> {
+  const brand = branding(env);
+  const response = await htmlResponse(policyPage(brand, kind, policyBlocks(policyText(env, kind), brand.name)), 200);
+  response.headers.set("Cache-Control", "public, max-age=3600");
+  return response;
+}
+
 /**
  * The connector flow on the MCP origin (DESIGN §6): RFC 8414 metadata, the token endpoint (codes,
  * refresh, revocation) and dynamic registration are the provider's; `/authorize` is our page.
@@ -84,4 +93,6 @@ export const oauthRoutes = new Hono<AppEnv>()
   .all(TOKEN_PATH, tokenBodyLimit, tokenRequestLimits, tokenGrantGuards, serveByProvider)
   .all(REGISTER_PATH, tokenBodyLimit, tokenRequestLimits, serveByProvider)
   .get(AUTHORIZE_PATH, authorizeRequestLimit, showAuthorization)
-  .post(AUTHORIZE_PATH, authorizeRequestLimit, submitAuthorization);
+  .post(AUTHORIZE_PATH, authorizeRequestLimit, submitAuthorization)
+  .get(POLICY_PATHS.privacy, (c) => showPolicy(c.env, "privacy"))
+  .get(POLICY_PATHS.terms, (c) => showPolicy(c.env, "terms"));

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { terminalSafe } from "../../../scripts/lib/admin-client.mjs";
+import { serverCardProblems, serverJsonProblems } from "../../../scripts/lib/registry.mjs";
 import { ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer, realmTokenResponse } from "../support/dev-server";
 import { runNode, type Run } from "../support/processes";
@@ -70,6 +71,7 @@ describe("npm run admin", () => {
       ["audit"],
       ["signing-key", "rotate"],
       ["openapi"],
+      ["registry"],
     ];
     const runs = await Promise.all(commands.map((command) => cli([...command, "--help"])));
     runs.forEach((run, i) => {
@@ -381,5 +383,30 @@ describe("terminalSafe: what the CLI prints of the server's answers", () => {
     expect(terminalSafe({ [`k\u001b[2J`]: [dirty, { name: "Caf\u00e9 \u4e2d\u6587 \ud83c\udfe8", n: 3, on: true, none: null }] })).toEqual({
       "k[2J": [`a${"b".repeat(controls.length - 1)}z`, { name: "Caf\u00e9 \u4e2d\u6587 \ud83c\udfe8", n: 3, on: true, none: null }],
     });
+  });
+
+  it("registry prints the deployment's server.json, valid against the registry's schema, made from its valid server card", async () => {
+    const card = await (await fetch(`${server.origin}/.well-known/mcp/server-card.json`)).json();
+    expect(serverCardProblems(card)).toEqual([]);
+    const run = await cli(["registry"]);
+    expect(run.code).toBe(0);
+    const document = JSON.parse(run.stdout);
+    expect(serverJsonProblems(document)).toEqual([]);
+    expect(document).toEqual({
+      $schema: "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+      name: "localhost/hospitality-content",
+      title: "Hospitality Content",
+      description: card.description,
+      version: "1.0.0",
+      websiteUrl: `${server.origin}/`,
+      remotes: [
+        { type: "streamable-http", url: `${server.origin}/v1/sse` },
+        { type: "sse", url: `${server.origin}/v1/sse` },
+      ],
+    });
+    // The registry takes HTTPS remotes only: printed from the local server, it says so.
+    expect(run.stderr).toMatch(/only HTTPS remotes/);
+    // A document the schema refuses is named as such.
+    expect(serverJsonProblems({ ...document, name: "no-slash" })).not.toEqual([]);
   });
 });

@@ -103,12 +103,32 @@ async function signInAndAllowWithKeys(page: Page, authorizationUrl: string): Pro
   // The consent page is served at /authorize too, so the URL says nothing: wait for its heading.
   await page.locator("h1", { hasText: /Allow .+ to access Aurora Digital\?/ }).waitFor();
   expect(await accessibilityProblems(page, "consent")).toEqual([]);
+  expect(await page.locator("nav.policies a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual([
+    "/privacy",
+    "/terms",
+  ]);
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Allow");
   expect(await page.evaluate(() => document.activeElement?.matches(":focus-visible"))).toBe(true);
   await page.keyboard.press("Enter");
   await page.waitForURL((url) => url.pathname === "/callback");
 }
+
+describe("the pages an app directory asks for", () => {
+  it("serves the privacy policy and the terms of use, linked from the consent page, clean for axe-core", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const [name, heading] of [
+      ["privacy", "Privacy policy"],
+      ["terms", "Terms of use"],
+    ] as const) {
+      await page.goto(`${server.origin}/${name}`);
+      expect(await page.locator("h1").textContent()).toBe(heading);
+      expect(await accessibilityProblems(page, name)).toEqual([]);
+    }
+    await context.close();
+  });
+});
 
 describe("assistant connector, end to end", () => {
   it("Chromium signs in with the keyboard and allows; the code buys a token that calls service_list_entities", async () => {

@@ -358,6 +358,8 @@ describe("the sign-in and consent pages", () => {
     const consentHtml = await (await browser.submit({ handle: formHandle(html), decision: "signin", ...ANA })).text();
     expect(consentHtml).toContain("read Aurora Digital's hotel content");
     expect(consentHtml).toContain("Access lasts 30 days unless it is ended sooner.");
+    for (const page of [html, consentHtml])
+      expect(page).toMatch(/<a href="\/privacy">Privacy policy<\/a><a href="\/terms">Terms of use<\/a>/);
     for (const jargon of ["MCP", "scope", "tool", "Cancel", "revoked:"]) {
       expect(html).not.toContain(jargon);
       expect(consentHtml).not.toContain(jargon);
