@@ -1,3 +1,4 @@
+import { answerCardResource, ANSWER_CARD_URI } from "./card/answer-card";
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource, type Server } from "@modelcontextprotocol/server";
 import { entityFaqs, listScopedEntities, scopedEntity, type EntityCandidate, type ShownFaq } from "../storage/scoped-content";
 import {
@@ -99,5 +100,7 @@ export function serveResources(server: Server, ctx: ToolContext): void {
 
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: FAQ_TEMPLATES }));
 
-  server.setRequestHandler("resources/read", (request) => read(ctx, request.params.uri));
+  server.setRequestHandler("resources/read", (request) =>
+    request.params.uri === ANSWER_CARD_URI ? answerCardResource() : read(ctx, request.params.uri),
+  );
 }

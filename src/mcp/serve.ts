@@ -15,8 +15,9 @@ import type { ToolContext } from "./tools/tool";
  * sessions of the 2025-era transports live in McpSession objects, never in this isolate's memory.
  */
 
-const toolContext = (c: Context<McpEnv>, protocolVersion: string): ToolContext => ({
+const toolContext = (c: Context<McpEnv>, protocolVersion: string, showsAnswerCard: boolean): ToolContext => ({
   contentOrigin: surfaceOrigin(c.env.API_URL, c.req.url),
+  showsAnswerCard,
   // Scope and content reads only; with read replication they are served near the caller (README).
   db: c.env.DB.withSession("first-unconstrained"),
   organizationId: c.get("principal").organizationId,
@@ -63,9 +64,10 @@ export async function serveLegacyJsonRpc(
   body: unknown,
   protocolVersion: string,
   endpoint: McpEndpoint,
+  showsAnswerCard: boolean,
 ): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-  await createMcpServer(toolContext(c, protocolVersion), endpoint).connect(transport);
+  await createMcpServer(toolContext(c, protocolVersion, showsAnswerCard), endpoint).connect(transport);
   return inEnvelope(await transport.handleRequest(sdkRequest(c), { parsedBody: body }));
 }
 
@@ -86,7 +88,8 @@ const modern = createMcpHandler(
 /** The 2026-07-28 revision: stateless by design, every request carries its own protocol envelope. */
 export function serveModernJsonRpc(c: Context<McpEnv>, body: unknown, endpoint: McpEndpoint): Promise<Response> {
   const principal = c.get("principal");
-  const request: ModernRequest = { tools: toolContext(c, MODERN_PROTOCOL_VERSION), endpoint };
+  // The 2026-07-28 revision states the client's capabilities with each request: the tools read them per call.
+  const request: ModernRequest = { tools: toolContext(c, MODERN_PROTOCOL_VERSION, false), endpoint };
   const authInfo: AuthInfo = {
     token: "",
     clientId: principal.clientId,

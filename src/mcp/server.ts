@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server, type ServerOptions } from "@modelcontextprotocol/server";
 import type { McpEndpoint } from "../http/mcp-endpoints";
+import { showsAnswerCard } from "./card/answer-card";
 import { serveCompletion } from "./completion";
 import { servePrompts } from "./prompts";
 import { serveResources } from "./resources";
@@ -79,8 +80,11 @@ export function createMcpServer(ctx: ToolContext, endpoint: McpEndpoint): Server
         ProtocolErrorCode.InvalidParams,
         `Unknown tool: ${request.params.name}. The tools are ${[...byName.keys()].join(", ")}.`,
       );
+    // The 2026-07-28 revision states the client's capabilities with every request (the SDK gives them per request);
+    // earlier ones at initialize, kept in the session.
+    const showsCard = ctx.showsAnswerCard || showsAnswerCard(server.getClientCapabilities());
     try {
-      return await tool.call(request.params.arguments, ctx);
+      return await tool.call(request.params.arguments, { ...ctx, showsAnswerCard: showsCard });
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       // The cause goes to the logs; the client gets a JSON-RPC internal error without details.

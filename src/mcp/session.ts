@@ -12,6 +12,8 @@ export interface SessionRecord extends SessionOwner {
   endpoint?: McpEndpoint;
   protocolVersion: string;
   clientInfo: { name: string; version: string } | null;
+  /** Whether the client declared MCP Apps at `initialize` (card/answer-card.ts); absent in older records. */
+  showsAnswerCard?: boolean;
   createdAt: number;
   lastSeenAt: number;
   idleMs: number;
@@ -66,7 +68,7 @@ export class McpSession extends DurableObject<Env> {
   }
 
   /** Records what the `initialize` of an HTTP+SSE session negotiated. */
-  async handshake(owner: SessionOwner, fields: Pick<SessionRecord, "protocolVersion" | "clientInfo">): Promise<void> {
+  async handshake(owner: SessionOwner, fields: Pick<SessionRecord, "protocolVersion" | "clientInfo" | "showsAnswerCard">): Promise<void> {
     const record = await this.touch(owner);
     if (record) await this.save({ ...record, ...fields });
   }

@@ -1,3 +1,4 @@
+import { showsAnswerCard } from "./card/answer-card";
 import { isInitializeRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import type { McpEndpoint } from "../http/mcp-endpoints";
@@ -30,7 +31,14 @@ export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise
   const session = await callerSession(c, sessionId);
   if (!session) return unknownSession();
   const initialize = isInitializeRequest(body) ? body.params : null;
-  const response = await serveLegacyJsonRpc(c, body, initialize?.protocolVersion ?? session.protocolVersion, sessionEndpoint(session));
+  const showsCard = initialize ? showsAnswerCard(initialize.capabilities) : (session.showsAnswerCard ?? false);
+  const response = await serveLegacyJsonRpc(
+    c,
+    body,
+    initialize?.protocolVersion ?? session.protocolVersion,
+    sessionEndpoint(session),
+    showsCard,
+  );
   if (response.status === 202) return c.text("Accepted", 202);
   if (!response.ok) return response;
   const stub = sessionObject(c.env, sessionId);
@@ -38,6 +46,7 @@ export async function postSseMessage(c: Context<McpEnv>, body: unknown): Promise
     await stub.handshake(c.get("principal"), {
       protocolVersion: await negotiatedVersion(response, initialize.protocolVersion),
       clientInfo: clientInfoOf(initialize),
+      showsAnswerCard: showsCard,
     });
   }
   const answer: unknown = await response.json();

@@ -1,3 +1,4 @@
+import { showsAnswerCard } from "./card/answer-card";
 import { isInitializeRequest, type InitializeRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import { intVar } from "../env";
@@ -52,6 +53,7 @@ export function sessionRecord(
   endpoint: McpEndpoint,
   protocolVersion: string,
   clientInfo: SessionRecord["clientInfo"],
+  showsCard = false,
 ): SessionRecord {
   const now = Date.now();
   return {
@@ -59,6 +61,7 @@ export function sessionRecord(
     endpoint,
     protocolVersion,
     clientInfo,
+    showsAnswerCard: showsCard,
     createdAt: now,
     lastSeenAt: now,
     idleMs: intVar(c.env.SESSION_IDLE_SECONDS, 1800) * 1000,
@@ -88,17 +91,20 @@ export async function postLegacy(c: Context<McpEnv>, body: unknown, endpoint: Mc
   const messages = Array.isArray(body) ? body : [body];
   if (!messages.some(isInitializeRequest)) {
     const session = await requireSession(c, endpoint);
-    return session instanceof Response ? session : serveLegacyJsonRpc(c, body, session.record.protocolVersion, endpoint);
+    return session instanceof Response
+      ? session
+      : serveLegacyJsonRpc(c, body, session.record.protocolVersion, endpoint, session.record.showsAnswerCard ?? false);
   }
   if (c.req.header(SESSION_HEADER)) return envelopeError(400, "initialize opens a new session: send it without mcp-session-id.");
   if (messages.length > 1) return envelopeError(400, "initialize must be sent alone, not in a batch.");
 
   const { params } = messages[0] as InitializeRequest;
-  const response = await serveLegacyJsonRpc(c, body, params.protocolVersion, endpoint);
+  const showsCard = showsAnswerCard(params.capabilities);
+  const response = await serveLegacyJsonRpc(c, body, params.protocolVersion, endpoint, showsCard);
   if (!response.ok) return response;
   const sessionId = crypto.randomUUID();
   const negotiated = await negotiatedVersion(response, params.protocolVersion);
-  await sessionObject(c.env, sessionId).open(sessionRecord(c, endpoint, negotiated, clientInfoOf(params)));
+  await sessionObject(c.env, sessionId).open(sessionRecord(c, endpoint, negotiated, clientInfoOf(params), showsCard));
   return withSessionHeader(response, sessionId);
 }
 

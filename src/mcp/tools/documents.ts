@@ -1,4 +1,5 @@
 import { slug } from "../../search/normalize";
+import { entitiesByIdOrBrand } from "../../storage/entities";
 import type { ToolContext } from "./tool";
 
 /**
@@ -29,7 +30,13 @@ export const documentUrl = (
   entity: { id: string; url: string | null },
   sourceQuestion: string,
   translation?: string,
-): string =>
-  entity.url ??
-  `${ctx.contentOrigin}/api/v3/content/${encodeURIComponent(entity.id)}/faq.json${translation === undefined ? "" : `?lang=${encodeURIComponent(translation)}`}` +
-    `#${encodeURIComponent(slug(sourceQuestion))}`;
+): string => entity.url ?? `${faqFeedUrl(ctx, entity.id, translation)}#${encodeURIComponent(slug(sourceQuestion))}`;
+
+const faqFeedUrl = (ctx: ToolContext, entityId: string, translation?: string): string =>
+  `${ctx.contentOrigin}/api/v3/content/${encodeURIComponent(entityId)}/faq.json${translation === undefined ? "" : `?lang=${encodeURIComponent(translation)}`}`;
+
+/** The page of each of `entityIds` (in the caller's scope already): its own site, else its FAQ feed. */
+export async function entityPages(ctx: ToolContext, entityIds: string[]): Promise<Record<string, string>> {
+  const entities = await entitiesByIdOrBrand(ctx.db, [...new Set(entityIds)], []);
+  return Object.fromEntries(entities.map((entity) => [entity.id, entity.url ?? faqFeedUrl(ctx, entity.id)]));
+}

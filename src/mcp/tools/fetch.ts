@@ -17,6 +17,7 @@ export const fetchDocument = defineTool({
     "which hotel or place it is about, and the url to cite.",
   input: DocumentFetchInput,
   output: DocumentFetchOutput,
+  card: () => Promise.resolve({}),
   async run({ id, language }, ctx) {
     const ref = parseDocumentId(id);
     const shownIn = ref?.language === undefined ? undefined : canonicalLanguageTag(ref.language);

@@ -1,3 +1,4 @@
+import { entityPages } from "./documents";
 import { askEntity } from "../../search/entity-question";
 import { entityFaqs } from "../../storage/scoped-content";
 import { faqResourceLink } from "../resource-uris";
@@ -24,6 +25,7 @@ export const query = defineTool({
   output: QueryOutput,
   searches: (args) => typeof args.question === "string" && args.question.trim() !== "",
   links: ({ entity }) => (entity ? [faqResourceLink(entity)] : []),
+  card: async ({ entity }, ctx) => ({ pages: entity ? await entityPages(ctx, [entity.id]) : {} }),
   says: ({ entity, confidence }, { question }) => {
     if (entity === null)
       return "No entity in this organization's content matches that reference; see candidates, or call again with an id.";

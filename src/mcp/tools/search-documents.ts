@@ -1,3 +1,4 @@
+import { entityPages } from "./documents";
 import { answerInEntity, answerInScope } from "../../search/answers";
 import { languageOf } from "../../search/languages";
 import { plannedTokens } from "../../search/plan";
@@ -20,6 +21,12 @@ export const searchDocuments = defineTool({
   output: SearchOutput,
   links: ({ results }) =>
     [...new Map(results.map((r) => [r.entityId, { id: r.entityId, name: r.entityName }])).values()].map(faqResourceLink),
+  card: async ({ results }, ctx) => ({
+    pages: await entityPages(
+      ctx,
+      results.map((r) => r.entityId),
+    ),
+  }),
   says: ({ confidence, candidates }) =>
     candidates ? "entityId names no single entity in this organization's content; see candidates." : CONFIDENCE_WORDS[confidence],
   async run(args, ctx) {

@@ -64,6 +64,8 @@ export const search = defineTool({
   input: DocumentSearchInput,
   searches: () => true,
   output: DocumentSearchOutput,
+  // Each result carries its own URL: the card needs nothing more.
+  card: () => Promise.resolve({}),
   async run({ query, language }, ctx) {
     const hits = await searchHits(ctx, query, language);
     return {

@@ -1,6 +1,8 @@
 import type { CallToolResult, ResourceLink, Tool as ToolListing } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { D1Reader } from "../../storage/reader";
+import { ANSWER_CARD_TOOL_META } from "../card/answer-card";
+import { ANSWER_CARD_META, type AnswerCardData } from "../card/answer-card-data";
 
 /** What an unanswered question was asked of: the entity the tool used, and the language named or detected. */
 export interface UnansweredAbout {
@@ -23,6 +25,8 @@ export interface ToolContext {
   countUnanswered: (question: string, tool: string, about: UnansweredAbout) => void;
   /** The content API's public origin, for the URLs results cite. */
   contentOrigin: string;
+  /** Whether the client shows MCP Apps: then a result also carries what the answer card needs (card/). */
+  showsAnswerCard: boolean;
 }
 
 /** An argument a tool cannot use (beyond its schema): answered as a tool error the model can act on. */
@@ -41,6 +45,8 @@ interface ToolDefinition<I extends z.ZodObject, O extends z.ZodObject> {
   searches?(args: Record<string, unknown>): boolean;
   /** What the result of a call with `args` means, in words, for clients that read only its text (after the JSON). */
   says?(result: z.output<O>, args: z.output<I>): string;
+  /** The answer card shows its results: what it needs beside them (read only for clients that show MCP Apps). */
+  card?(result: z.output<O>, ctx: ToolContext): Promise<AnswerCardData>;
 }
 
 export interface Tool {
@@ -111,7 +117,13 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
     // Before 2025-06-18 a tool's title lived in its annotations only.
     annotations: { title: definition.title, ...hints },
   };
-  const withOutput = { ...common, annotations: hints, outputSchema: jsonSchema(definition.output, "output") };
+  // The card reads structured results, which arrived with 2025-06-18: only listings of that revision point to it.
+  const withOutput = {
+    ...common,
+    annotations: hints,
+    outputSchema: jsonSchema(definition.output, "output"),
+    ...(definition.card ? { _meta: ANSWER_CARD_TOOL_META } : {}),
+  };
   return {
     name: definition.name,
     listing: (protocolVersion) => (supportsStructuredContent(protocolVersion) ? withOutput : common),
@@ -135,7 +147,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
         ...(words === undefined ? [] : [{ type: "text" as const, text: words }]),
       ];
       if (!supportsStructuredContent(ctx.protocolVersion)) return { content: text };
-      return { content: [...text, ...(definition.links?.(result) ?? [])], structuredContent: result };
+      const answered: CallToolResult = { content: [...text, ...(definition.links?.(result) ?? [])], structuredContent: result };
+      if (!ctx.showsAnswerCard || !definition.card) return answered;
+      return { ...answered, _meta: { [ANSWER_CARD_META]: await definition.card(result, ctx) } };
     },
   };
 }
