@@ -1,5 +1,5 @@
 // `npm run build:card`: builds the answer card (MCP Apps) into src/mcp/card/answer-card-document.ts, the one HTML
-// document the Worker serves at ui://hospitality-content/answer-card.html: answer-card.app.ts bundled with
+// document the Worker serves at ui://hospitality-content/card.html: answer-card.app.ts bundled with
 // @modelcontextprotocol/ext-apps by esbuild, and answer-card.css, inline (the card loads nothing from anywhere).
 // Deterministic; `--check` writes nothing and exits 1 when the shipped file is not what the sources give.
 import { build } from "esbuild";

@@ -42,10 +42,12 @@ export async function fitConfidence(hotels, questions) {
   const m = offline.modules;
   const names = [...m.CONFIDENCE_FEATURES];
   const rows = new Map();
-  const answerable = questions.filter((q) => q.answers.length > 0).length;
+  const answerable = questions.filter((q, i) => i % 2 === 0 && q.answers.length > 0).length;
   let ruledNone = 0;
   const samples = [];
-  for (const q of questions) {
+  // Every second question: the models have sixteen inputs, and half the rankings keep the training (and its check in
+  // the tests) within a minute or two.
+  for (const q of questions.filter((_, i) => i % 2 === 0)) {
     const plan = offline.plan(q.text);
     const ranking = m.rankPrepared(plan, offline.rowsFor(rows, hotels.get(q.hotel), plan));
     if (m.plainlyAbsent(plan, ranking)) {
@@ -57,8 +59,8 @@ export async function fitConfidence(hotels, questions) {
     samples.push({ x: names.map((name) => features[name]), unanswerable: q.answers.length === 0, right });
   }
   // The demo fixture's templated hotels (terse FAQs, every question answerable): their tune half's questions asked of
-  // the first twenty hotels that have the question's category, so that the models also know pages of that kind.
-  const demoRows = offline.demoRows(1, 20);
+  // the first ten hotels that have the question's category, so that the models also know pages of that kind.
+  const demoRows = offline.demoRows(1, 10);
   const demoQuestions = JSON.parse(readFileSync(join(ROOT, "bench", "retrieval", "questions.json"), "utf8")).questions.filter(
     (q) => q.split === "tune",
   );

@@ -33,7 +33,6 @@ export function registryServerJson(card) {
     title: card.title,
     description: card.description,
     version: card.version,
-    websiteUrl: card.websiteUrl,
     remotes: spec.map(({ type, url }) => ({ type, url })),
   };
 }

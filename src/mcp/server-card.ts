@@ -11,8 +11,8 @@ import { LEGACY_SSE_PROTOCOL_VERSION } from "./sse-transport";
  * The server card: what a client or a directory learns of this deployment before connecting, in the shape of the MCP
  * Server Card (scripts/schemas/server-card.schema.json, from the Server Cards extension), served where clients look
  * for it. Its identity and remotes are the MCP Registry's `server.json` too (`npm run admin -- registry`). What the card
- * itself has no field for (the tools, the authorization, the policies) is under `_meta`, named by the service's
- * reverse-DNS namespace.
+ * itself has no field for (the tools, the authorization, the policies) is under `_meta`, named by the service's own
+ * namespace.
  */
 
 export const SERVER_CARD_PATH = "/.well-known/mcp/server-card.json";
@@ -27,15 +27,20 @@ const REGISTRY_NAME_PATTERN = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
  * (`mcp.example.com` → `com.example.mcp/hospitality-content`), the namespace a registry proves by that domain.
  */
 export function registryName(env: Env, origin: string): string {
+  const valid = (name: string | undefined): name is string => name !== undefined && REGISTRY_NAME_PATTERN.test(name) && name.length <= 200;
   const configured = env.REGISTRY_NAME?.trim();
-  if (configured && REGISTRY_NAME_PATTERN.test(configured) && configured.length <= 200) return configured;
-  return `${new URL(origin).hostname.split(".").reverse().join(".")}/${SERVER_INFO.name}`;
+  if (valid(configured)) return configured;
+  const fromHost = `${new URL(origin).hostname.split(".").reverse().join(".")}/${SERVER_INFO.name}`;
+  // An address (127.0.0.1, [::1]) names no domain to prove: the service's own name stands in.
+  return valid(fromHost) && /[a-z]/i.test(new URL(origin).hostname) ? fromHost : `${SERVER_INFO.name}/${SERVER_INFO.name}`;
 }
+
+/** The namespace of the card's `_meta` keys: the service's own, whatever its registry name (which may fall under MCP's reserved ones). */
+const META = SERVER_INFO.name;
 
 export function serverCard(env: Env, requestUrl: string) {
   const origin = surfaceOrigin(env.BASE_URL, requestUrl);
   const name = registryName(env, origin);
-  const namespace = name.slice(0, name.indexOf("/"));
   const streamable = [...KNOWN_PROTOCOL_VERSIONS].filter((version) => version !== LEGACY_SSE_PROTOCOL_VERSION);
   const brand = branding(env);
   return {
@@ -44,21 +49,20 @@ export function serverCard(env: Env, requestUrl: string) {
     title: brand.name,
     description: SERVICE_DESCRIPTION,
     version: SERVER_INFO.version,
-    websiteUrl: `${origin}/`,
     remotes: MCP_ENDPOINTS.flatMap((endpoint) => [
       { type: "streamable-http" as const, url: `${origin}${endpoint}`, supportedProtocolVersions: streamable },
       { type: "sse" as const, url: `${origin}${endpoint}`, supportedProtocolVersions: [LEGACY_SSE_PROTOCOL_VERSION] },
     ]),
     _meta: {
       // Which tools each URL serves: SPEC's at /v1/sse, and the search and fetch ChatGPT requires at /v1/chatgpt.
-      [`${namespace}/tools`]: Object.fromEntries(MCP_ENDPOINTS.map((endpoint) => [`${origin}${endpoint}`, endpointToolNames(endpoint)])),
+      [`${META}/tools`]: Object.fromEntries(MCP_ENDPOINTS.map((endpoint) => [`${origin}${endpoint}`, endpointToolNames(endpoint)])),
       // OAuth 2.1 as the MCP authorization specification says: each URL's protected-resource metadata names the servers.
-      [`${namespace}/authorization`]: {
+      [`${META}/authorization`]: {
         required: true,
         scopes: [MCP_SCOPE],
         protectedResourceMetadata: MCP_ENDPOINTS.map((endpoint) => `${origin}/.well-known/oauth-protected-resource${endpoint}`),
       },
-      [`${namespace}/policies`]: {
+      [`${META}/policies`]: {
         privacy: `${origin}${POLICY_PATHS.privacy}`,
         terms: `${origin}${POLICY_PATHS.terms}`,
         ...(brand.supportUrl ? { support: brand.supportUrl } : {}),

@@ -17,14 +17,14 @@ const DEFAULT_PRIVACY = `{service} answers travellers' questions from a hotel gr
 
 ## Questions that guests' assistants send
 - A question is used to find the FAQ that answers it, and is not kept.
-- A question the content cannot answer is counted, so that the hotel's content team can add the answer: the question in lower case and cut at 200 characters, with e-mail addresses, links, phone numbers and other runs of five or more digits replaced by [email], [link], [phone] and [number]; the day, the hotel it was asked of and its language. Nothing about who asked it. These counts are deleted after 30 days.
-- While an assistant is connected, its session keeps the name and version the assistant gives itself. A session ends after 30 minutes without a request and at most 24 hours after it began, and is deleted by the next daily upkeep.
+- A question the content cannot answer is counted, so that the hotel's content team can add the answer: the question in lower case and cut at 200 characters, with e-mail addresses, links, phone numbers, long tokens and other runs of five or more digits replaced by placeholders such as [email] and [phone]; the day, when it was last asked, the tool that was asked, the hotel it was asked of and its language. Nothing about who asked it. These counts are deleted after 30 days.
+- While an assistant is connected, its session keeps which app it is, the organization and the person who allowed it, and the name and version the assistant gives itself. A session ends after a while without a request and at most a day after it began (by default 30 minutes and 24 hours), and is then deleted.
 
 ## People who sign in
 - An account: e-mail address, name, organization and roles, and the password only as a salted and peppered hash (PBKDF2), never in a form that can be read back. Kept while the account exists.
 - A signed-in session of the content console is kept as a hash of its token, and ends after 30 minutes without a request or 12 hours after signing in.
 - An assistant that a person allows to read the content gets a grant: its tokens are kept as hashes only. An access token lasts one hour; the grant 30 days, unless the person or an administrator ends it sooner.
-- Failed sign-ins are counted for one hour, per address and per account, to slow down password guessing.
+- Failed sign-ins are counted, with the network address they came from, to slow down password guessing: per address and per account for one hour, and per e-mail address and network address until a day passes without one.
 
 ## Changes to the content
 - Every change made through the console or the operator's tools is recorded with who made it, when, and the values before and after: the hotels' FAQs and translations, API keys, people and their roles. The record is kept as long as the organization's content, so that any change can be traced.

@@ -1,5 +1,5 @@
 import type { ClientCapabilities, ReadResourceResult } from "@modelcontextprotocol/server";
-import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import { ANSWER_CARD_HTML } from "./answer-card-document";
 
 /**
@@ -8,10 +8,13 @@ import { ANSWER_CARD_HTML } from "./answer-card-document";
  * fetch. A host that does not show MCP Apps ignores the tools' `_meta.ui`, and its results are exactly as before.
  */
 
-export const ANSWER_CARD_URI = "ui://hospitality-content/answer-card.html";
+export const ANSWER_CARD_URI = "ui://hospitality-content/card.html";
 
-/** What a tool's listing carries to point a host at the card (the key before the extension's final one, too). */
-export const ANSWER_CARD_TOOL_META = { ui: { resourceUri: ANSWER_CARD_URI }, [RESOURCE_URI_META_KEY]: ANSWER_CARD_URI };
+/**
+ * What a tool's listing carries to point a host at the card. Not the flat `ui/resourceUri` of the extension's drafts
+ * too: hosts read `ui.resourceUri` first, and every client's context pays for each byte of the tool list.
+ */
+export const ANSWER_CARD_TOOL_META = { ui: { resourceUri: ANSWER_CARD_URI } };
 
 /** Whether the client shows MCP Apps: it declares the extension with the card's MIME type. */
 export function showsAnswerCard(capabilities: ClientCapabilities | undefined): boolean {

@@ -149,7 +149,12 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definit
       if (!supportsStructuredContent(ctx.protocolVersion)) return { content: text };
       const answered: CallToolResult = { content: [...text, ...(definition.links?.(result) ?? [])], structuredContent: result };
       if (!ctx.showsAnswerCard || !definition.card) return answered;
-      return { ...answered, _meta: { [ANSWER_CARD_META]: await definition.card(result, ctx) } };
+      // The card's data is a nicety: failing to read it must not cost the guest the answer.
+      const card = await definition.card(result, ctx).catch((error: unknown) => {
+        console.error(JSON.stringify({ event: "answer_card_data_failed", tool: definition.name, message: String(error) }));
+        return {};
+      });
+      return { ...answered, _meta: { [ANSWER_CARD_META]: card } };
     },
   };
 }

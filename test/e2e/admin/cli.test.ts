@@ -398,7 +398,6 @@ describe("terminalSafe: what the CLI prints of the server's answers", () => {
       title: "Hospitality Content",
       description: card.description,
       version: "1.0.0",
-      websiteUrl: `${server.origin}/`,
       remotes: [
         { type: "streamable-http", url: `${server.origin}/v1/sse` },
         { type: "sse", url: `${server.origin}/v1/sse` },

@@ -35,7 +35,7 @@ beforeAll(async () => {
       contents: `
         import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
         window.opened = [];
-        window.showCard = async (html, result, hostContext) => {
+        window.showCard = async (html, args, result, hostContext) => {
           const frame = document.createElement("iframe");
           frame.setAttribute("sandbox", "allow-scripts");
           frame.title = "Answer";
@@ -50,7 +50,7 @@ beforeAll(async () => {
           const policy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'";
           frame.srcdoc = html.replace("<head>", '<head><meta http-equiv="Content-Security-Policy" content="' + policy + '">');
           await ready;
-          await bridge.sendToolInput({ arguments: {} });
+          await bridge.sendToolInput({ arguments: args });
           await bridge.sendToolResult(result);
           window.bridge = bridge;
         };`,
@@ -90,12 +90,12 @@ async function connect(clientId: string, secret: string, capabilities: ClientCap
 const light = { theme: "light", styles: { variables: { "--font-text-md-size": "16px" } } };
 const dark = { theme: "dark", styles: { variables: { "--color-background-primary": "#1b1b1f", "--font-text-md-size": "18px" } } };
 
-/** The card rendered in the test host with `result`; the frame, once it shows the confidence. */
-async function render(page: Page, html: string, result: CallToolResult, hostContext: object) {
+/** The card rendered in the test host with a call's arguments and result; the frame, once it shows the confidence. */
+async function render(page: Page, html: string, [args, result]: readonly [object, CallToolResult], hostContext: object) {
   await page.setContent(
     `<!doctype html><html lang="en"><head><title>Test host</title></head><body><main></main><script>${hostScript}</script></body></html>`,
   );
-  await page.evaluate(([h, r, c]) => (window as any).showCard(h, r, c), [html, result, hostContext] as const);
+  await page.evaluate(([h, a, r, c]) => (window as any).showCard(h, a, r, c), [html, args, result, hostContext] as const);
   const frame = page.frameLocator("iframe");
   await frame.locator(".confidence").waitFor();
   return frame;
@@ -141,9 +141,11 @@ describe("the answer card", () => {
   it("shows a high, a low and a none answer, in English and Portuguese, light and dark, clean for axe-core, loading nothing", async () => {
     const kestrel = await connect("kestrel-assistant", "kestrel-secret", APPS, "2026-07-28");
     const aurora = await connect("aurora-assistant", "aurora-secret", APPS);
-    const html = ((await kestrel.readResource({ uri: "ui://hospitality-content/answer-card.html" })).contents[0] as { text: string }).text;
-    const query = (client: Client, entity: string, question: string, language?: string) =>
-      client.callTool({ name: "service_query", arguments: { entity, question, limit: 3, ...(language ? { language } : {}) } });
+    const html = ((await kestrel.readResource({ uri: "ui://hospitality-content/card.html" })).contents[0] as { text: string }).text;
+    const query = async (client: Client, entity: string, question: string, language?: string) => {
+      const args = { entity, question, limit: 3, ...(language ? { language } : {}) };
+      return [args, await client.callTool({ name: "service_query", arguments: args })] as const;
+    };
 
     const context = await browser.newContext({ viewport: { width: 560, height: 900 } });
     const page = await context.newPage();
@@ -183,8 +185,17 @@ describe("the answer card", () => {
     const portuguese = await render(page, html, await query(aurora, "Aurora Seville Old Town", "há estacionamento?", "pt"), dark);
     expect(await portuguese.locator(".confidence").textContent()).toBe("Respondido pela informação do próprio hotel");
     expect(await portuguese.locator("article").first().getAttribute("lang")).toBe("pt");
+    expect(await portuguese.locator("html").getAttribute("lang")).toBe("pt");
     expect(await portuguese.locator("body").evaluate((body) => getComputedStyle(body).fontSize)).toBe("18px");
     expect(await accessibilityProblems(page, "pt-dark")).toEqual([]);
+
+    // A call the tool refused is shown as no answer, never as an answered one.
+    const refusedArgs = { entity: RESORT, question: "pool?", limit: 500 };
+    const refusedCall = await kestrel.callTool({ name: "service_query", arguments: refusedArgs });
+    expect(refusedCall.isError).toBe(true);
+    const failed = await render(page, html, [refusedArgs, refusedCall], light);
+    expect(await failed.locator(".confidence").textContent()).toBe("No answer could be given");
+    expect(await failed.locator("h2").count()).toBe(0);
 
     // The card fetched nothing, and nothing was refused: it needs nothing beyond its own document.
     expect(requests.filter((url) => !url.startsWith("about:") && !url.startsWith("data:"))).toEqual([]);

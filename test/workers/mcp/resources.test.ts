@@ -247,10 +247,12 @@ describe("what a client is told, and what it may cache", () => {
 
   it.each(["/v1/sse", "/v1/chatgpt"])("keeps tools/list plus the templates under 6 KB at %s", async (endpoint) => {
     const client = await clientFor(tokens.aurora, "2025-11-25", endpoint);
-    const size = new TextEncoder().encode(
-      JSON.stringify(await client.listTools()) + JSON.stringify(await client.listResourceTemplates()),
-    ).length;
+    const { tools } = await client.listTools();
+    // What the model is told: hosts keep a tool's `_meta` (the answer card's address) for themselves.
+    const told = tools.map(({ _meta, ...tool }) => tool);
+    const size = new TextEncoder().encode(JSON.stringify({ tools: told }) + JSON.stringify(await client.listResourceTemplates())).length;
     expect(size).toBeLessThan(6 * 1024);
+    for (const { _meta } of tools) expect(JSON.stringify(_meta ?? {}).length).toBeLessThanOrEqual(64);
     await client.close();
   });
 

@@ -22,7 +22,6 @@ describe("the server card", () => {
       name: "com.example.mcp/hospitality-content",
       title: "Hospitality Content",
       version: "1.0.0",
-      websiteUrl: `${BASE}/`,
     });
     expect(card.description.length).toBeLessThanOrEqual(100);
     expect(card.remotes.map((r: { type: string; url: string }) => `${r.type} ${r.url}`)).toEqual([
@@ -38,10 +37,10 @@ describe("the server card", () => {
     for (const endpoint of ["/v1/sse", "/v1/chatgpt"]) {
       const client = await sdkClient(token, { endpoint });
       const { tools } = await client.listTools();
-      expect(card._meta["com.example.mcp/tools"][`${BASE}${endpoint}`]).toEqual(tools.map((t) => t.name));
+      expect(card._meta["hospitality-content/tools"][`${BASE}${endpoint}`]).toEqual(tools.map((t) => t.name));
       await client.close();
     }
-    const authorization = card._meta["com.example.mcp/authorization"];
+    const authorization = card._meta["hospitality-content/authorization"];
     expect(authorization).toEqual({
       required: true,
       scopes: ["mcp:tools"],
@@ -51,7 +50,7 @@ describe("the server card", () => {
       ],
     });
     for (const url of authorization.protectedResourceMetadata) expect((await SELF.fetch(url)).status).toBe(200);
-    expect(card._meta["com.example.mcp/policies"]).toEqual({ privacy: `${BASE}/privacy`, terms: `${BASE}/terms` });
+    expect(card._meta["hospitality-content/policies"]).toEqual({ privacy: `${BASE}/privacy`, terms: `${BASE}/terms` });
   });
 
   it("is the same at the path the Server Cards extension reserves beside each MCP URL, with no token", async () => {
@@ -71,7 +70,7 @@ describe("the server card", () => {
     expect(card.name).toBe("com.aurora-hotels/guest-answers");
     expect(card.title).toBe("Aurora Guest Answers");
     expect(card.remotes[0].url).toBe("https://answers.aurora.example/v1/sse");
-    expect(card._meta["com.aurora-hotels/policies"]).toEqual({
+    expect(card._meta["hospitality-content/policies"]).toEqual({
       privacy: "https://answers.aurora.example/privacy",
       terms: "https://answers.aurora.example/terms",
       support: "mailto:help@aurora.example",

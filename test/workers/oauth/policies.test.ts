@@ -18,7 +18,7 @@ describe("the privacy policy and the terms of use", () => {
     expect(html).toContain("<title>Privacy policy · Hospitality Content</title>");
     // The unanswered questions' log, how it is redacted and kept; accounts, tokens, sessions and the audit.
     for (const fact of [
-      "[email], [link], [phone] and [number]",
+      "placeholders such as [email] and [phone]",
       "deleted after 30 days",
       "PBKDF2",
       "An access token lasts one hour",
