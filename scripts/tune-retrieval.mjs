@@ -54,19 +54,15 @@ const rows = new Map();
 // The demo set (templated Aurora hotels, questions labelled by category) must stay where it is: at least DEMO_TOP1 of
 // first places on its tune half, over the first five hotels.
 const DEMO_TOP1 = 0.97;
-const demoRows = offline.demoRows(1, 5);
-const demoQuestions = JSON.parse(readFileSync(join(ROOT, "bench", "retrieval", "questions.json"), "utf8")).questions.filter(
-  (q) => q.split === "tune",
-);
+const demoQuestions = offline.demoTuneQuestions(1, 5);
 function demoTop1() {
   let asked = 0;
   let first = 0;
-  for (const q of demoQuestions) {
-    const plan = offline.plan(q.text);
-    for (const rows of demoRows.values()) {
-      if (!rows.some((r) => r.row.faq === q.category)) continue;
+  for (const { question, hotels } of demoQuestions) {
+    const plan = offline.plan(question.text);
+    for (const rows of hotels) {
       asked += 1;
-      if (offline.rank(plan, rows)[0] === q.category) first += 1;
+      if (offline.rank(plan, rows)[0] === question.category) first += 1;
     }
   }
   return first / asked;

@@ -3,10 +3,7 @@
 // ranks them (offline-ranking.mjs), over the questions its rules leave open, each cut where its promise holds on
 // them: `none`, rules included, said of at most MAX_FALSE_NONE of the answerable questions; `high` right at least
 // HIGH_PRECISION of the time (a question nothing answers counting as wrong).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { offlineRanking } from "./offline-ranking.mjs";
-import { ROOT } from "./servers.mjs";
 
 export const MAX_FALSE_NONE = 0.02;
 export const HIGH_PRECISION = 0.96;
@@ -60,15 +57,10 @@ export async function fitConfidence(hotels, questions) {
   }
   // The demo fixture's templated hotels (terse FAQs, every question answerable): their tune half's questions asked of
   // the first ten hotels that have the question's category, so that the models also know pages of that kind.
-  const demoRows = offline.demoRows(1, 10);
-  const demoQuestions = JSON.parse(readFileSync(join(ROOT, "bench", "retrieval", "questions.json"), "utf8")).questions.filter(
-    (q) => q.split === "tune",
-  );
   let demoAnswerable = 0;
-  for (const q of demoQuestions) {
+  for (const { question: q, hotels } of offline.demoTuneQuestions(1, 10)) {
     const plan = offline.plan(q.text);
-    for (const hotelRows of demoRows.values()) {
-      if (!hotelRows.some((r) => r.row.faq === q.category)) continue;
+    for (const hotelRows of hotels) {
       demoAnswerable += 1;
       const ranking = m.rankPrepared(plan, hotelRows);
       if (m.plainlyAbsent(plan, ranking)) {

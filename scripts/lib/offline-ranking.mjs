@@ -1,6 +1,9 @@
 // The service's own ranking, run in Node over the benchmark hotels: src/search/ bundled (source-modules.mjs) and fed
 // the rows the Worker would read for one hotel (each FAQ analysed by faqTerms, as the import writes it). Used by the
 // tuning script, which needs thousands of rankings; `npm run bench -- --retrieval` measures the same through /v1/sse.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./servers.mjs";
 import { importSource } from "./source-modules.mjs";
 
 export async function offlineRanking() {
@@ -59,9 +62,20 @@ export async function offlineRanking() {
           ),
         ]),
     );
+  /**
+   * The demo set's tune half as fitting asks it: each question (labelled by its category) with the rows of the Aurora
+   * hotels `first`…`last` that have an FAQ of that category, in the file's order.
+   */
+  const demoTuneQuestions = (first, last) => {
+    const hotels = [...demoRows(first, last).values()];
+    return JSON.parse(readFileSync(join(ROOT, "bench", "retrieval", "questions.json"), "utf8"))
+      .questions.filter((q) => q.split === "tune")
+      .map((question) => ({ question, hotels: hotels.filter((rows) => rows.some((r) => r.row.faq === question.category)) }));
+  };
   return {
     modules: m,
     demoRows,
+    demoTuneQuestions,
     weights: { plan: m.PLAN_WEIGHTS, rank: m.RANK_WEIGHTS, confidence: m.CONFIDENCE_WEIGHTS },
     rowsOf,
     rowsFor,

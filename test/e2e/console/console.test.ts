@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
-import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
 import { devServer, realmTokenResponse } from "../support/dev-server";
-import { killProcess } from "../support/processes";
+import { chromiumBrowser } from "../support/browser";
 
 /**
  * The content console against `npm run dev`, in Chromium, one workflow each: a hotel's editor edits an FAQ with the
@@ -19,26 +19,12 @@ import { killProcess } from "../support/processes";
 
 const server = devServer();
 
-let browserServer: BrowserServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  browserServer = await chromium.launchServer({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-  browser = await chromium.connect(browserServer.wsEndpoint());
-});
+const chromium = chromiumBrowser();
 
 const uploads = mkdtempSync(join(tmpdir(), "console-uploads-"));
 
-afterAll(async () => {
+afterAll(() => {
   rmSync(uploads, { recursive: true, force: true });
-  await browser?.close();
-  const pid = browserServer?.process().pid;
-  await browserServer?.close();
-  if (pid) killProcess(pid);
 });
 
 const SCHEMES = ["light", "dark"] as const;
@@ -78,7 +64,7 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 
 /** A new browser context signed in to the console as `email`. */
 async function signedInPage(email: string, password: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const context = await chromium.browser.newContext({ viewport: { width: 1100, height: 800 } });
   const page = await context.newPage();
   await page.goto(`${server.origin}/console/sign-in`);
   await page.fill("#email", email);
@@ -92,7 +78,7 @@ const NEW_ANSWER = "Yes: the indoor pool is open from 7:00 to 22:00, and the spa
 
 describe("content console, end to end", () => {
   it("a hotel's editor signs in, edits an FAQ with the keyboard, sees it everywhere and asks as a guest", async () => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 1100, height: 800 } });
     const page = await context.newPage();
     try {
       await page.goto(`${server.origin}/console`);

@@ -2,11 +2,11 @@ import AxeBuilder from "@axe-core/playwright";
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientCapabilities } from "@modelcontextprotocol/client";
 import { build } from "esbuild";
 import { mkdirSync } from "node:fs";
-import { chromium, type Browser, type BrowserServer, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer, realmTokenResponse } from "../support/dev-server";
-import { killProcess } from "../support/processes";
+import { chromiumBrowser } from "../support/browser";
 
 /**
  * The answer card (MCP Apps) as a host shows it: real tool results from `npm run dev` through the MCP SDK, rendered in
@@ -18,17 +18,10 @@ const server = devServer();
 const APPS: ClientCapabilities = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
 const RESORT = "HO-KES-0002";
 
-let browserServer: BrowserServer;
-let browser: Browser;
+const chromium = chromiumBrowser();
 let hostScript: string;
 
 beforeAll(async () => {
-  browserServer = await chromium.launchServer({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-  browser = await chromium.connect(browserServer.wsEndpoint());
   // The host: ext-apps' AppBridge over postMessage to a sandboxed frame, as a web host embeds a card.
   const bundled = await build({
     stdin: {
@@ -64,13 +57,6 @@ beforeAll(async () => {
     logLevel: "error",
   });
   hostScript = bundled.outputFiles[0]!.text;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const pid = browserServer?.process().pid;
-  await browserServer?.close();
-  if (pid) killProcess(pid);
 });
 
 async function connect(clientId: string, secret: string, capabilities: ClientCapabilities = {}, pin?: string): Promise<Client> {
@@ -147,7 +133,7 @@ describe("the answer card", () => {
       return [args, await client.callTool({ name: "service_query", arguments: args })] as const;
     };
 
-    const context = await browser.newContext({ viewport: { width: 560, height: 900 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 560, height: 900 } });
     const page = await context.newPage();
     const requests: string[] = [];
     page.on("request", (request) => requests.push(request.url()));

@@ -9,9 +9,10 @@ import { networkInterfaces } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
-import { chromium, type Browser, type BrowserServer, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, ROOT } from "../../../scripts/lib/servers.mjs";
+import { chromiumBrowser } from "../support/browser";
 import { devServer } from "../support/dev-server";
 import { killProcess } from "../support/processes";
 
@@ -28,8 +29,7 @@ const externalAddresses = (): string[] =>
     .filter((a) => a !== undefined && !a.internal && !a.address.startsWith("fe80"))
     .map((a) => (a!.family === "IPv6" ? `[${a!.address}]` : a!.address));
 
-let browserServer: BrowserServer;
-let browser: Browser;
+const chromium = chromiumBrowser();
 let callbackServer: Server;
 let callbackPort: number;
 const callbacks: URL[] = [];
@@ -52,22 +52,6 @@ afterAll(async () => {
 const server = devServer(() => ({
   vars: { ALLOWED_REDIRECT_URIS: `https://claude.ai/api/mcp/auth_callback,http://127.0.0.1:${callbackPort}/callback` },
 }));
-
-beforeAll(async () => {
-  browserServer = await chromium.launchServer({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-  browser = await chromium.connect(browserServer.wsEndpoint());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  const pid = browserServer?.process().pid;
-  await browserServer?.close();
-  if (pid) killProcess(pid);
-});
 
 /**
  * What axe-core finds on the page (WCAG 2.2 A and AA, contrast of focus rings and borders included), as
@@ -116,7 +100,7 @@ async function signInAndAllowWithKeys(page: Page, authorizationUrl: string): Pro
 
 describe("the pages an app directory asks for", () => {
   it("serves the privacy policy and the terms of use, linked from the consent page, clean for axe-core", async () => {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     const page = await context.newPage();
     for (const [name, heading] of [
       ["privacy", "Privacy policy"],
@@ -151,7 +135,7 @@ describe("assistant connector, end to end", () => {
       state,
     }).toString();
 
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     const page = await context.newPage();
     const callback = await signInAndAllow(page, url.toString());
     expect(await page.locator("body").textContent()).toContain("Connected.");
@@ -194,7 +178,7 @@ describe("assistant connector, end to end", () => {
         expect(await forged.text()).toMatch(/not the sign-in this terminal started/);
       }
       expect(child.exitCode).toBeNull();
-      const context = await browser.newContext();
+      const context = await chromium.browser.newContext();
       await signInAndAllowWithKeys(await context.newPage(), /http:\/\/\S+\/authorize\?\S+/.exec(output)![0]);
       await context.close();
       expect(await exited, output).toBe(0);
@@ -224,7 +208,7 @@ describe("assistant connector, end to end", () => {
     expect(provider.registered?.client_id).toEqual(expect.any(String));
     expect(provider.authorizationUrl?.origin).toBe(server.origin);
 
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     const callback = await signInAndAllow(await context.newPage(), provider.authorizationUrl!.toString());
     await context.close();
     await first.finishAuth(callback.searchParams.get("code")!);
