@@ -16,6 +16,10 @@ module.exports = {
     { name: "no-circular", severity: "error", comment: "Import cycles, type-only ones included.", from: {}, to: { circular: true } },
     { name: "base-stays-down", severity: "error", from: { path: BASE }, to: { path: [APP, SURFACES, SHARED] } },
     { name: "shared-below-surfaces", severity: "error", from: { path: SHARED }, to: { path: [APP, SURFACES] } },
+    // Within the shared layer, the catalogue (content as records, plans and edits) sits over search and HTTP
+    // helpers, and webhooks read the catalogue's change feed: the reverse edges would make the folders a cycle.
+    { name: "search-and-http-below-catalogue", severity: "error", from: { path: "^src/(search|http)/" }, to: { path: "^src/catalogue/" } },
+    { name: "catalogue-below-webhooks", severity: "error", from: { path: "^src/catalogue/" }, to: { path: "^src/webhooks/" } },
     { name: "surfaces-below-app", severity: "error", from: { path: SURFACES }, to: { path: APP } },
     // Surfaces are independent, except: the MCP server verifies the realm's and the connector flow's tokens,
     // the connector flow shares the realm's scope and client rules, the operator API administers the others, and

@@ -8,7 +8,7 @@ import { pruneRemovalsBefore } from "./storage/content-changes";
 import { deleteUnansweredBefore } from "./storage/unanswered-questions";
 import { deleteFinishedDeliveriesBefore } from "./storage/webhook-deliveries";
 import { DELIVERIES_KEPT_DAYS } from "./webhooks/delivery";
-import { requestDispatch } from "./webhooks/messages";
+import { requestDispatch } from "./storage/webhook-queue";
 
 /** The schedules of wrangler.toml `crons`: the daily upkeep, and the search index's, every ten minutes. */
 export const DAILY_UPKEEP_CRON = "17 3 * * *";

@@ -19,7 +19,7 @@ import {
 } from "../storage/content-imports";
 import { countProperties, deleteEntities, findEntity } from "../storage/entities";
 import { groupByEntity, listEntityFaqPage } from "../storage/faqs";
-import { requestDispatch } from "../webhooks/messages";
+import { requestDispatch } from "../storage/webhook-queue";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, IdParam, SafeId, Timestamp } from "./openapi";

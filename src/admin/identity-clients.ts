@@ -12,7 +12,7 @@ import {
   setClientSecret,
   type IdentityClientView,
 } from "../storage/identity-clients";
-import { ENTITY_ID_PATTERN } from "../catalogue/records";
+import { ENTITY_ID_PATTERN } from "../storage/entities";
 import { CLIENT_ID_PATTERN } from "../identity/tokens";
 import { findOrganization } from "../storage/organizations";
 import { audit } from "./audit";

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { LanguageTag } from "../catalogue/languages";
+import { LanguageTag } from "../http/language-tags";
 import { reindexPage } from "../catalogue/reindex";
 import { ANALYZER_VERSION } from "../search/analyze";
 import { currentLexicon, forgetLexicon, storedLexicon } from "../search/current-lexicon";

@@ -3,12 +3,12 @@ import type { Env } from "../env";
 import { insertAudit } from "../storage/admin-audit";
 import { contentVersionStatement, readContentVersion, type ContentVersion } from "../storage/content-version";
 import { entityStillAt, findEntity } from "../storage/entities";
-import { requestDispatch } from "../webhooks/messages";
+import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements, currentContentFor } from "./apply";
 import { planContent, type ContentPlan, type StagedRecord } from "./plan";
 import { localizedFaqs } from "../storage/faqs";
 import { inStoredOrder } from "./csv";
-import { DEFAULT_CONTENT_LANGUAGE } from "./languages";
+import { DEFAULT_CONTENT_LANGUAGE } from "../http/language-tags";
 import { comparable, recordChanges, type ComparableRecord, type FieldValue, type RecordChanges } from "./record-changes";
 import { toRecord } from "./records";
 

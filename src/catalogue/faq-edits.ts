@@ -5,7 +5,7 @@ import { insertAudit } from "../storage/admin-audit";
 import { contentVersionStatement } from "../storage/content-version";
 import { entitiesByIdOrBrand, entityStillAt, type StoredEntity } from "../storage/entities";
 import { faqsOfEntities, localizedFaqs, type LocalizedFaq, type StoredFaq } from "../storage/faqs";
-import { requestDispatch } from "../webhooks/messages";
+import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements } from "./apply";
 import { planFaqList } from "./plan";
 import { ContentRecord, FaqRecord, questionKey, toRecord, type TranslationRecord } from "./records";

@@ -1,7 +1,7 @@
 import { nameKey } from "../search/normalize";
 import type { EntityRow, StoredEntity } from "../storage/entities";
 import type { FaqInput, StoredFaq } from "../storage/faqs";
-import { DEFAULT_CONTENT_LANGUAGE } from "./languages";
+import { DEFAULT_CONTENT_LANGUAGE } from "../http/language-tags";
 import type { ContentRecord, FaqRecord, RowError } from "./records";
 
 /**

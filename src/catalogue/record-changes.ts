@@ -1,4 +1,4 @@
-import { DEFAULT_CONTENT_LANGUAGE } from "./languages";
+import { DEFAULT_CONTENT_LANGUAGE } from "../http/language-tags";
 import { questionKey, type ContentRecord } from "./records";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { EntityKind, EntityRow } from "../storage/entities";
+import { ENTITY_ID_PATTERN, ID_PREFIX, type EntityKind, type EntityRow } from "../storage/entities";
 import type { LocalizedFaq } from "../storage/faqs";
-import { DEFAULT_CONTENT_LANGUAGE, LanguageTag } from "./languages";
+import { DEFAULT_CONTENT_LANGUAGE, LanguageTag } from "../http/language-tags";
 
 /**
  * The content file format of import and export: one record per entity, its FAQs nested in their
@@ -9,11 +9,6 @@ import { DEFAULT_CONTENT_LANGUAGE, LanguageTag } from "./languages";
  * the order declared here, so exporting what was imported gives the same bytes.
  */
 
-/** SPEC "Entity identifiers": brands and properties are HO-, destinations DMO-, airports AIR-. */
-export const ID_PREFIX: Record<EntityKind, string> = { brand: "HO-", property: "HO-", destination: "DMO-", airport: "AIR-" };
-
-/** What an entity ID may be: it goes into URLs, cache keys and logs, so no spaces, slashes or control characters. */
-export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const EntityId = z
   .string()
   .regex(ENTITY_ID_PATTERN, "must be 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit");

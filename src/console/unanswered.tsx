@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LanguageTag } from "../catalogue/languages";
+import { LanguageTag } from "../http/language-tags";
 import { EntityId } from "../catalogue/records";
 import { oldestKeptDay, UNANSWERED_RETENTION_DAYS } from "../search/unanswered";
 import { findEntity } from "../storage/entities";

@@ -14,7 +14,7 @@ import { buildEntityFeed, embeddableJson, readFeedSource } from "./feeds";
 import { CACHE_HEADERS, commonResponses, RATE_HEADERS, security } from "./route-parts";
 import { BrandParams, ErrorResponse, FaqQuery, FaqStreamLine, type FaqFlags } from "./schemas";
 import { jsonContent } from "../http/openapi";
-import type { LanguagePreference } from "../catalogue/languages";
+import type { LanguagePreference } from "../http/language-tags";
 import { LANGUAGE_HEADERS, languageKey, languageRequest, LanguageRequestHeaders } from "./languages";
 
 /**

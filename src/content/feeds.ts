@@ -16,7 +16,7 @@ import {
   type LocalizedFaq,
 } from "../storage/faqs";
 import type { D1Reader } from "../storage/reader";
-import type { LanguagePreference } from "../catalogue/languages";
+import type { LanguagePreference } from "../http/language-tags";
 import { PayloadTooLarge, type LocalizedBody } from "./caching";
 import type { BrandPropertiesResponse, FaqFlags, FaqPage } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { LanguagePreference } from "../catalogue/languages";
+import { LanguagePreference } from "../http/language-tags";
 import { acceptedLanguages } from "../http/accept-language";
 import { IfNoneMatch } from "./route-parts";
 

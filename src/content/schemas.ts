@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ChangeEntry, CURSOR_CHARACTERS, decodeCursor, MAX_CHANGES_PER_PAGE } from "../catalogue/changes";
-import { LanguageTag } from "../catalogue/languages";
-import { ENTITY_ID_PATTERN } from "../catalogue/records";
+import { LanguageTag } from "../http/language-tags";
+import { ENTITY_ID_PATTERN } from "../storage/entities";
 
 /** Content API contract shapes: one schema each, used for validation, types and the OpenAPI document. */
 

@@ -1,5 +1,5 @@
 import Negotiator from "negotiator";
-import { MAX_TAG_LENGTH } from "../catalogue/languages";
+import { MAX_TAG_LENGTH } from "./language-tags";
 
 /** At most this many ranges of one Accept-Language header are used: the cache keeps one body per list of ranges. */
 export const MAX_LANGUAGE_RANGES = 8;

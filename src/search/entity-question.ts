@@ -1,4 +1,4 @@
-import { lookupOrder } from "../catalogue/languages";
+import { lookupOrder } from "../http/language-tags";
 import type { D1Reader } from "../storage/reader";
 import { answerInEntity, type FoundFaq } from "./answers";
 import type { Confidence } from "./confidence";

@@ -1,4 +1,4 @@
-import { ENTITY_ID_PATTERN, ID_PREFIX } from "../catalogue/records";
+import { ENTITY_ID_PATTERN, ID_PREFIX } from "../storage/entities";
 import type { EntityKind } from "../storage/entities";
 import names from "./names.json";
 import { fold, words } from "./normalize";

@@ -6,6 +6,12 @@ import { jsonChunks } from "./json-chunks";
 export const ENTITY_KINDS = ["brand", "property", "destination", "airport"] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 
+/** SPEC "Entity identifiers": brands and properties are HO-, destinations DMO-, airports AIR-. */
+export const ID_PREFIX: Record<EntityKind, string> = { brand: "HO-", property: "HO-", destination: "DMO-", airport: "AIR-" };
+
+/** What an entity ID may be: it goes into URLs, cache keys and logs, so no spaces, slashes or control characters. */
+export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
 export interface EntityRow {
   id: string;
   kind: EntityKind;

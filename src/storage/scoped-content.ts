@@ -22,7 +22,7 @@ export interface RankingInput {
   topics: [pattern: string, boost: number][];
   questionField: number;
   /**
-   * The languages asked for, in RFC 4647 lookup order (src/catalogue/languages.ts `lookupOrder`): FAQs translated
+   * The languages asked for, in RFC 4647 lookup order (src/http/language-tags.ts `lookupOrder`): FAQs translated
    * into them are searched besides every FAQ in its entity's default language, and each FAQ found is answered in the
    * first of them it has, else in its default language. Empty: the default languages alone.
    */

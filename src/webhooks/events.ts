@@ -5,7 +5,7 @@ import { surfaceOrigin, type Env } from "../env";
 import { changeFeedStateStatement, changesOfBrandsAfter, type ChangeFeedState } from "../storage/content-changes";
 import { insertDeliveryWhileCursorIs, overdueDeliveries, type DeliveryRow } from "../storage/webhook-deliveries";
 import { activeWebhookEndpoints, advanceWebhookCursor, type WebhookEndpointRow } from "../storage/webhook-endpoints";
-import { deliverMessage } from "./messages";
+import { deliverMessage } from "../storage/webhook-queue";
 
 /**
  * Events made from the change feed, per endpoint: the changes of its brands after its cursor, at most

@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import { deliverNext } from "./delivery";
 import { dispatchEvents } from "./events";
-import { WebhookMessage } from "./messages";
+import { WebhookMessage } from "../storage/webhook-queue";
 
 // After an unexpected failure (D1 unavailable, say), the message comes back after this long.
 const FAILURE_RETRY_SECONDS = 30;

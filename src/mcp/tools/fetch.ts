@@ -1,4 +1,4 @@
-import { canonicalLanguageTag } from "../../catalogue/languages";
+import { canonicalLanguageTag } from "../../http/language-tags";
 import { slug } from "../../search/normalize";
 import { entityFaqs, scopedEntity } from "../../storage/scoped-content";
 import { documentTitle, documentUrl, parseDocumentId } from "./documents";

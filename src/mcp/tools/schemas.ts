@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LanguageTag } from "../../catalogue/languages";
+import { LanguageTag } from "../../http/language-tags";
 import { CONFIDENCES } from "../../search/confidence";
 import { MAX_QUESTION_LENGTH } from "../../search/entity-question";
 import { MAX_REFERENCE_LENGTH } from "../../search/resolve";

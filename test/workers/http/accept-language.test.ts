@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lookupOrder, MAX_TAG_LENGTH } from "../../../src/catalogue/languages";
+import { lookupOrder, MAX_TAG_LENGTH } from "../../../src/http/language-tags";
 import { acceptedLanguages, MAX_ACCEPT_LANGUAGE_LENGTH, MAX_LANGUAGE_RANGES } from "../../../src/http/accept-language";
 
 /** Accept-Language as negotiator reads it: ranges by q-value, refused ones out, each in canonical form. */

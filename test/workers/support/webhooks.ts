@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, type QueueResult } from "cloudflare:test";
 import worker from "../../../src/index";
-import type { WebhookMessage } from "../../../src/webhooks/messages";
+import type { WebhookMessage } from "../../../src/storage/webhook-queue";
 import { adminRequest } from "./admin";
 import { fetchWith } from "./app";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalLanguageTag, LanguagePreference, LanguageTag, lookupOrder } from "../../../src/catalogue/languages";
+import { canonicalLanguageTag, LanguagePreference, LanguageTag, lookupOrder } from "../../../src/http/language-tags";
 
 /** Language tags (BCP 47, by Intl) and RFC 4647 lookup: the pure rules every language path goes through. */
 
