@@ -569,6 +569,66 @@ content
     }),
   );
 
+// One FAQ's translations. The CLI reads nothing first, so it changes whatever is stored (If-Match: *).
+const faqAt = (entityId, position) => `/content/entities/${enc(entityId)}/faqs/${position}`;
+content
+  .command("translate")
+  .argument("<entityId>")
+  .argument("<position>", "the FAQ's position, 1 for the first", positiveInt)
+  .argument("<language>", "BCP 47 tag of the translation (pt, pt-BR, de…)")
+  .requiredOption("--question <text>", "the question in that language")
+  .requiredOption("--answer <text>", "the answer in that language")
+  .description("add or replace an FAQ's translation into a language")
+  .action(
+    run(async (o, entityId, position, language) => {
+      const list = await api(
+        "PUT",
+        `${faqAt(entityId, position)}/translations/${enc(language)}`,
+        { question: o.question, answer: o.answer },
+        { "If-Match": "*" },
+      );
+      output(o, list, () => `Translated FAQ ${position} of ${entityId} into ${language}.`);
+    }),
+  );
+content
+  .command("untranslate")
+  .argument("<entityId>")
+  .argument("<position>", "the FAQ's position, 1 for the first", positiveInt)
+  .argument("<language>", "BCP 47 tag of the translation to remove")
+  .description("remove an FAQ's translation into a language")
+  .action(
+    run(async (o, entityId, position, language) => {
+      const list = await api("DELETE", `${faqAt(entityId, position)}/translations/${enc(language)}`, undefined, { "If-Match": "*" });
+      output(o, list, () => `Removed the ${language} translation of FAQ ${position} of ${entityId}.`);
+    }),
+  );
+content
+  .command("untranslated")
+  .argument("<brandId>")
+  .description("per language, how many FAQs of a brand and its properties are not translated yet, and where")
+  .action(
+    run(async (o, brandId) => {
+      const answer = await api("GET", `/content/brands/${enc(brandId)}/untranslated`);
+      output(o, answer, () =>
+        answer.languages.length === 0
+          ? `${brandId}'s content is in one language only.`
+          : answer.languages
+              .map(
+                (language) =>
+                  `${language.language}: ${language.missing} of ${language.of} FAQs not translated` +
+                  language.entities
+                    .slice(0, 10)
+                    .map((entity) => `\n  ${entity.id} ${entity.name}: ${entity.missing}`)
+                    .join("") +
+                  (language.entities.length > 10
+                    ? `\n  … and ${plural(language.entities.length - 10, "more entity", "more entities")}`
+                    : ""),
+              )
+              .join("\n"),
+      );
+    }),
+  );
+
 // --- search: the lexicon, plans, re-analysis, unanswered questions -------------------------------
 const LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "nl"];
 const languageOption = () => new Option("--language <code>", "the term's language").choices(LANGUAGES).default("en");

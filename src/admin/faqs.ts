@@ -1,7 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
-import { FaqRecord } from "../catalogue/records";
+import { FaqRecord, TranslatedFaq } from "../catalogue/records";
+import { untranslatedOf } from "../catalogue/untranslated";
 import type { AdminEnv } from "./auth";
 import { adminError, ErrorEnvelope, notFound, SafeId } from "./openapi";
 import { operations } from "./operation";
@@ -42,6 +43,27 @@ const IfMatch = z.object({
     .optional()
     .openapi({ param: { name: "if-match", in: "header" }, description: "The ETag of the FAQ list the change was made on; required." }),
 });
+const LanguageParam = PositionParam.extend({
+  language: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: "language", in: "path" }, description: "BCP 47 tag of the translation's language." }),
+});
+const Translation = TranslatedFaq.omit({ language: true }).openapi("FaqTranslationText");
+const BrandParam = z.object({ brandId: SafeId.openapi({ param: { name: "brandId", in: "path" } }) });
+const UntranslatedView = z
+  .object({
+    brandId: z.string(),
+    languages: z.array(
+      z.object({
+        language: z.string(),
+        missing: z.number().int().openapi({ description: "FAQs of the brand and its properties without this translation." }),
+        of: z.number().int().openapi({ description: "FAQs that could have it (those of entities written in another language)." }),
+        entities: z.array(z.object({ id: z.string(), name: z.string(), missing: z.number().int() })),
+      }),
+    ),
+  })
+  .openapi("Untranslated");
 const Move = z.strictObject({ to: z.number().int().min(1).max(MAX_POSITION).openapi({ description: "The FAQ's new position." }) });
 
 const refusals = {
@@ -84,6 +106,12 @@ function answerOutcome(c: Context<AdminEnv>, entityId: string, outcome: EditOutc
       }
       return adminError(c, 404, `${entityId} has no FAQ at position ${position}; it has ${count(outcome.list)}.`);
     }
+    case "no_translation":
+      return adminError(
+        c,
+        404,
+        `FAQ ${edit.action === "add" ? 0 : edit.position} of ${entityId} has no translation into ${edit.action === "untranslate" ? edit.language : "that language"}.`,
+      );
     case "conflict":
       c.header("ETag", etagOf(outcome.list.version));
       return c.json(
@@ -146,7 +174,7 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
       if (!list) return notFound(c, "such entity");
       expectedVersion = list.version;
     }
-    const outcome = await editFaqs(c.env, { entityId, edit, expectedVersion: expectedVersion ?? "", actor: c.get("operator") }, (work) =>
+    const outcome = await editFaqs(c.env, { entityId, edit, basis: { list: expectedVersion ?? "" }, actor: c.get("operator") }, (work) =>
       c.executionCtx.waitUntil(work),
     );
     return answerOutcome(c, entityId, outcome, edit, ifMatch.trim());
@@ -212,5 +240,55 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     (c, { params, headers, body }) =>
       change(c, params.entityId, headers["if-match"], { action: "move", position: params.position, to: body.to }),
+  );
+
+  operation(
+    {
+      method: "put",
+      path: "/content/entities/{entityId}/faqs/{position}/translations/{language}",
+      params: LanguageParam,
+      headers: IfMatch,
+      body: Translation,
+      refusals,
+      summary: "Add or replace the FAQ's translation into a language",
+      description: "Translated; the list as it is now.",
+      schema: FaqListView,
+    },
+    (c, { params, headers, body }) =>
+      change(c, params.entityId, headers["if-match"], {
+        action: "translate",
+        position: params.position,
+        translation: { language: params.language, ...body },
+      }),
+  );
+
+  operation(
+    {
+      method: "delete",
+      path: "/content/entities/{entityId}/faqs/{position}/translations/{language}",
+      params: LanguageParam,
+      headers: IfMatch,
+      refusals,
+      summary: "Remove the FAQ's translation into a language",
+      description: "Removed; the list as it is now.",
+      schema: FaqListView,
+    },
+    (c, { params, headers }) =>
+      change(c, params.entityId, headers["if-match"], { action: "untranslate", position: params.position, language: params.language }),
+  );
+
+  operation(
+    {
+      method: "get",
+      path: "/content/brands/{brandId}/untranslated",
+      params: BrandParam,
+      summary: "How many FAQs of a brand and its properties are not translated yet, per language and entity",
+      description: "Per language the brand's content is in, the FAQs without it, most first.",
+      schema: UntranslatedView,
+    },
+    async (c, { params }) => {
+      const untranslated = await untranslatedOf(c.env.DB, params.brandId);
+      return untranslated ? { brandId: params.brandId, languages: untranslated } : notFound(c, "such brand");
+    },
   );
 }

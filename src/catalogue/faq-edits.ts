@@ -4,11 +4,12 @@ import type { Env } from "../env";
 import { insertAudit } from "../storage/admin-audit";
 import { contentVersionStatement } from "../storage/content-version";
 import { entitiesByIdOrBrand, entityStillAt, type StoredEntity } from "../storage/entities";
-import { faqsOfEntities, localizedFaqs, type LocalizedFaq, type StoredFaq } from "../storage/faqs";
+import { faqsOfEntities, localizedFaqs, type FaqTranslation, type LocalizedFaq, type StoredFaq } from "../storage/faqs";
 import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements } from "./apply";
 import { planFaqList } from "./plan";
-import { ContentRecord, FaqRecord, questionKey, toRecord, type TranslationRecord } from "./records";
+import { canonicalLanguageTag } from "../http/language-tags";
+import { ContentRecord, FaqRecord, questionKey, toRecord, TranslatedFaq, type TranslationRecord } from "./records";
 import { forgetContentVersion } from "./snapshot";
 
 /**
@@ -17,15 +18,19 @@ import { forgetContentVersion } from "./snapshot";
  * ETags and the change feed, the content version and webhooks) and audited with its actor. Positions are 1-based:
  * position 1 is the first FAQ.
  *
- * Every edit names the version of the FAQ list it was made on (`faqListVersion`), and is refused when the list
- * has changed since, so two people never overwrite each other without seeing it.
+ * Every edit names what it was made on (`EditBasis`): the whole list as read, or only the FAQ it changes. It is
+ * refused when that has changed since, so two people never overwrite each other without seeing it, and people
+ * editing different FAQs of one entity never stop each other.
  */
 
-/** An entity's FAQs in order, each with its translations, and the version they make. */
+/** An entity's FAQs in order, each with its translations, and the versions they make. */
 export interface FaqList {
   entity: StoredEntity;
   faqs: LocalizedFaq[];
+  /** The whole list's version (`faqListVersion`). */
   version: string;
+  /** Each FAQ's own version (`faqVersion`), in the list's order. */
+  faqVersions: string[];
 }
 
 export type FaqText = z.output<typeof FaqRecord>;
@@ -34,25 +39,52 @@ export type FaqEdit =
   | { action: "add"; faq: FaqText }
   | { action: "replace"; position: number; faq: FaqText }
   | { action: "remove"; position: number }
-  | { action: "move"; position: number; to: number };
+  | { action: "move"; position: number; to: number }
+  /** Adds the FAQ's translation into `translation.language`, or replaces the one there is. */
+  | { action: "translate"; position: number; translation: FaqTranslation }
+  | { action: "untranslate"; position: number; language: string };
+
+/**
+ * What an edit was made on: the whole list as it was read (its version, as the operator API's If-Match names it),
+ * or only the FAQ it changes (that FAQ's version when read, and its question then, which finds it again when
+ * someone else has changed it). An addition made on one FAQ's basis never conflicts.
+ */
+export type EditBasis = { list: string } | { faq: string; question: string };
 
 /** What an FAQ was or became, for the audit log and the answer: its position and text in the default language. */
 export type PlacedFaq = FaqText & { position: number };
+
+/** An FAQ where it stands in its list, with its translations and its own version. */
+export type ListedFaq = LocalizedFaq & { position: number; version: string };
 
 export type EditOutcome =
   | { outcome: "saved"; list: FaqList; before: PlacedFaq | null; after: PlacedFaq | null }
   | { outcome: "no_entity" }
   /** No FAQ at the position (or none to move it to); `list` is what is stored. */
   | { outcome: "no_faq"; list: FaqList }
-  /** The list changed since the version the edit was made on; `list` is what is stored now. */
-  | { outcome: "conflict"; list: FaqList }
+  /** The FAQ has no translation into the language to remove. */
+  | { outcome: "no_translation"; list: FaqList }
+  /**
+   * What the edit was made on changed since; `list` is what is stored now and `current` the edited FAQ as it is now
+   * (found by its question as read, else at the edit's position; null when it is gone).
+   */
+  | { outcome: "conflict"; list: FaqList; current: ListedFaq | null }
   /** The FAQ's text breaks a rule; each problem names its field (`question`, `answer`, `category`, or the record's). */
-  | { outcome: "invalid"; problems: { field: string; message: string }[] }
+  | { outcome: "invalid"; problems: Problem[] }
   /** Another FAQ of the entity asks the same question (case and spacing aside): `position` is that one's. */
   | { outcome: "duplicate"; position: number };
 
 /** The version of an entity's FAQ list: a hash of every FAQ in every language, in order. */
 export const faqListVersion = (faqs: LocalizedFaq[]): Promise<string> => sha256PrefixHex(JSON.stringify(faqs), 8);
+
+/** The version of one FAQ: a hash of it in every language, wherever it stands. */
+export const faqVersion = (faq: LocalizedFaq): Promise<string> => sha256PrefixHex(JSON.stringify(faq), 8);
+
+/** The FAQ of `list` at a 1-based position, as listed. */
+export const listedFaq = (list: FaqList, position: number): ListedFaq | null => {
+  const faq = list.faqs[position - 1];
+  return faq ? { ...faq, position, version: list.faqVersions[position - 1]! } : null;
+};
 
 const sortedRows = (rows: StoredFaq[]): StoredFaq[] =>
   [...rows].sort((a, b) => a.position - b.position || a.translation - b.translation || (a.language < b.language ? -1 : 1));
@@ -62,7 +94,8 @@ async function readStored(db: D1Database, entityId: string): Promise<{ list: Faq
   if (!entity) return null;
   const rows = sortedRows(await faqsOfEntities(db, [entityId]));
   const faqs = localizedFaqs(rows);
-  return { list: { entity, faqs, version: await faqListVersion(faqs) }, rows };
+  const [version, faqVersions] = await Promise.all([faqListVersion(faqs), Promise.all(faqs.map(faqVersion))]);
+  return { list: { entity, faqs, version, faqVersions }, rows };
 }
 
 /** An entity's FAQ list as stored now, or null when there is no such entity. */
@@ -73,14 +106,24 @@ export async function readFaqList(db: D1Database, entityId: string): Promise<Faq
 const textOf = ({ category, question, answer }: FaqText): FaqText => ({ category, question, answer });
 const placed = (faq: FaqText, index: number): PlacedFaq => ({ position: index + 1, ...textOf(faq) });
 
+/** Translations without a language left translating nothing. */
+const withoutEmptyLanguages = (translations: TranslationRecord[]): TranslationRecord[] =>
+  translations.filter((translation) => translation.name !== undefined || (translation.faqs ?? []).length > 0);
+
 /** Translations without those of `question`, and without a language left translating nothing. */
 const withoutTranslationsOf = (translations: TranslationRecord[], question: string): TranslationRecord[] =>
-  translations
-    .map((translation) => ({ ...translation, faqs: translation.faqs?.filter((faq) => faq.source !== question) }))
-    .filter((translation) => translation.name !== undefined || (translation.faqs ?? []).length > 0);
+  withoutEmptyLanguages(
+    translations.map((translation) => ({ ...translation, faqs: translation.faqs?.filter((faq) => faq.source !== question) })),
+  );
 
-/** The record with the edit made, with what the edited FAQ was and became; null when the position holds no FAQ. */
-function edited(record: ContentRecord, edit: FaqEdit): { record: ContentRecord; before: PlacedFaq | null; after: PlacedFaq | null } | null {
+/**
+ * The record with the edit made, with what the edited FAQ was and became; null when the position holds no FAQ,
+ * "no_translation" when a translation to remove is not there.
+ */
+function edited(
+  record: ContentRecord,
+  edit: FaqEdit,
+): { record: ContentRecord; before: PlacedFaq | null; after: PlacedFaq | null } | null | "no_translation" {
   const faqs = [...record.faqs];
   const translations = record.translations ?? [];
   if (edit.action === "add") {
@@ -107,6 +150,28 @@ function edited(record: ContentRecord, edit: FaqEdit): { record: ContentRecord; 
       after: null,
     };
   }
+  if (edit.action === "translate" || edit.action === "untranslate") {
+    const language = edit.action === "translate" ? edit.translation.language : edit.language;
+    const isIt = (translation: TranslationRecord) => translation.language.toLowerCase() === language.toLowerCase();
+    const others = translations.filter((translation) => !isIt(translation));
+    const own = translations.find(isIt) ?? { language };
+    const kept = (own.faqs ?? []).filter((faq) => faq.source !== current.question);
+    if (edit.action === "untranslate" && kept.length === (own.faqs ?? []).length) return "no_translation";
+    const added =
+      edit.action === "translate"
+        ? [{ source: current.question, question: edit.translation.question, answer: edit.translation.answer }]
+        : [];
+    // In the FAQs' order, as an export writes them.
+    const ordered = [...kept, ...added].sort(
+      (a, b) => faqs.findIndex((faq) => faq.question === a.source) - faqs.findIndex((faq) => faq.question === b.source),
+    );
+    const changed = { ...own, faqs: ordered };
+    return {
+      record: { ...record, translations: withoutEmptyLanguages([...others, changed]) },
+      before: placed(current, index),
+      after: placed(current, index),
+    };
+  }
   const to = edit.to - 1;
   if (!faqs[to]) return null;
   faqs.splice(index, 1);
@@ -121,10 +186,43 @@ function duplicateOf(faqs: FaqText[], question: string, except: number | null): 
   return index < 0 ? null : index + 1;
 }
 
-/** What `FaqRecord` finds wrong with an FAQ's text, by field. */
-function textProblems(faq: unknown): { field: string; message: string }[] {
-  const parsed = FaqRecord.safeParse(faq);
+/** What `schema` finds wrong with an FAQ's text or a translation's, by field. */
+function textProblems(schema: z.ZodType, value: unknown): Problem[] {
+  const parsed = schema.safeParse(value);
   return parsed.success ? [] : parsed.error.issues.map((issue) => ({ field: issue.path.join(".") || "faq", message: issue.message }));
+}
+
+type Problem = { field: string; message: string };
+
+/** The edit with its text checked and its language in canonical form, or what is wrong with it. */
+function checked(edit: FaqEdit): FaqEdit | { problems: Problem[] } {
+  if (edit.action === "add" || edit.action === "replace") {
+    const problems = textProblems(FaqRecord, edit.faq);
+    return problems.length > 0 ? { problems } : edit;
+  }
+  if (edit.action === "translate") {
+    const parsed = TranslatedFaq.safeParse(edit.translation);
+    return parsed.success ? { ...edit, translation: parsed.data } : { problems: textProblems(TranslatedFaq, edit.translation) };
+  }
+  if (edit.action === "untranslate") {
+    const language = canonicalLanguageTag(edit.language);
+    return language === null
+      ? { problems: [{ field: "language", message: "is not a BCP 47 tag of a known language" }] }
+      : { ...edit, language };
+  }
+  return edit;
+}
+
+/** The edit with its position where the FAQ it was made on stands now, or the FAQ as it is now when it changed. */
+function located(list: FaqList, edit: FaqEdit, basis: EditBasis): { edit: FaqEdit } | { conflict: ListedFaq | null } {
+  const atPosition = edit.action === "add" ? null : listedFaq(list, edit.position);
+  if ("list" in basis) return basis.list === list.version ? { edit } : { conflict: atPosition };
+  if (edit.action === "add") return { edit };
+  const index = list.faqVersions.indexOf(basis.faq);
+  if (index >= 0) return { edit: { ...edit, position: index + 1 } };
+  const key = questionKey(basis.question);
+  const byQuestion = list.faqs.findIndex((faq) => questionKey(faq.question) === key);
+  return { conflict: byQuestion >= 0 ? listedFaq(list, byQuestion + 1) : atPosition };
 }
 
 /**
@@ -133,22 +231,28 @@ function textProblems(faq: unknown): { field: string; message: string }[] {
  */
 export async function editFaqs(
   env: Pick<Env, "DB" | "WEBHOOK_QUEUE">,
-  change: { entityId: string; edit: FaqEdit; expectedVersion: string; actor: string },
+  change: { entityId: string; edit: FaqEdit; basis: EditBasis; actor: string },
   waitUntil: (work: Promise<unknown>) => void,
   attempts = 2,
 ): Promise<EditOutcome> {
   const db = env.DB;
-  const { entityId, edit, expectedVersion, actor } = change;
-  if (edit.action === "add" || edit.action === "replace") {
-    const problems = textProblems(edit.faq);
-    if (problems.length > 0) return { outcome: "invalid", problems };
-  }
+  const { entityId, basis, actor } = change;
+  const asked = checked(change.edit);
+  if ("problems" in asked) return { outcome: "invalid", problems: asked.problems };
   const stored = await readStored(db, entityId);
   if (!stored) return { outcome: "no_entity" };
   const { list, rows } = stored;
-  if (list.version !== expectedVersion) return { outcome: "conflict", list };
+  const language = asked.action === "translate" ? asked.translation.language : asked.action === "untranslate" ? asked.language : null;
+  if (language !== null && language.toLowerCase() === list.entity.default_language.toLowerCase()) {
+    const message = `is ${list.entity.default_language}, the language the FAQs themselves are written in: edit the FAQ instead`;
+    return { outcome: "invalid", problems: [{ field: "language", message }] };
+  }
+  const found = located(list, asked, basis);
+  if ("conflict" in found) return { outcome: "conflict", list, current: found.conflict };
+  const edit = found.edit;
   const result = edited(toRecord(list.entity, list.faqs), edit);
   if (!result) return { outcome: "no_faq", list };
+  if (result === "no_translation") return { outcome: "no_translation", list };
   if (edit.action === "add" || edit.action === "replace") {
     const duplicate = duplicateOf(list.faqs, edit.faq.question, edit.action === "replace" ? edit.position - 1 : null);
     if (duplicate !== null) return { outcome: "duplicate", position: duplicate };
@@ -174,11 +278,8 @@ export async function editFaqs(
       contentVersionStatement(db),
     ]);
   } catch (error) {
-    // The guard failed (the batch wrote nothing): someone wrote between the read and the batch. When the FAQs
-    // are still as the edit saw them (an entity's name changed), the edit is made again on what is stored now.
-    const current = await readFaqList(db, entityId);
-    if (!current) return { outcome: "no_entity" };
-    if (current.version !== expectedVersion) return { outcome: "conflict", list: current };
+    // The guard failed (the batch wrote nothing): someone wrote between the read and the batch. The edit is made
+    // again on what is stored now, which refuses it when what it was made on has changed.
     if (attempts > 1) return editFaqs(env, change, waitUntil, attempts - 1);
     throw error;
   }

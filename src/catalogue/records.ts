@@ -96,6 +96,15 @@ export const FaqTranslationRecord = z
   })
   .openapi("FaqTranslationRecord");
 
+/** One FAQ's question and answer in another language, as the console and the operator API edit it. */
+export const TranslatedFaq = z
+  .strictObject({
+    language: LanguageTag.openapi({ type: "string", description: "BCP 47 tag (pt, pt-BR, de-CH…).", example: "pt" }),
+    question: Question,
+    answer: Answer,
+  })
+  .openapi("TranslatedFaq");
+
 /** What a record says in one other language: its name there (where it differs) and translations of its FAQs. */
 export const TranslationRecord = z
   .strictObject({

@@ -1,7 +1,7 @@
 import type { PropsWithChildren } from "hono/jsx";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { raw } from "hono/html";
-import type { FaqList, FaqText, PlacedFaq } from "../catalogue/faq-edits";
+import { listedFaq, type FaqList, type ListedFaq } from "../catalogue/faq-edits";
 import type { FoundFaq } from "../search/answers";
 import type { Confidence } from "../search/confidence";
 import { PAGE_COLOURS } from "../http/html-page";
@@ -48,6 +48,9 @@ ol.faqs>li{background:var(--card);border:1px solid var(--line);border-radius:12p
 .missing{border:1px dashed var(--field);border-radius:8px;padding:.5rem .75rem}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.75rem;align-items:center}
 .actions form{display:inline}
+.actions form.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+form.inline label{margin:0;font-weight:400}
+form.inline select{margin:0;min-width:5rem}
 select{width:auto;min-width:12rem;background:var(--card)}
 .confidence{display:inline-block;font-weight:600;padding:.2rem .6rem;border-radius:999px;border:1px solid var(--line)}
 .compare{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
@@ -68,6 +71,14 @@ export interface Viewer {
 
 /** The hidden field every form of a signed-in page carries. */
 export const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
+
+/** The hidden fields that say which FAQ a form was made on (catalogue/faq-edits.ts `EditBasis`). */
+export const FaqBasis = ({ faq }: { faq: Pick<ListedFaq, "version" | "question"> }) => (
+  <>
+    <input type="hidden" name="faq_version" value={faq.version} />
+    <input type="hidden" name="original_question" value={faq.question} />
+  </>
+);
 
 /** A labelled input with its problem, if any, announced and tied to it. */
 export const Field = ({ id, label, problem, ...input }: { id: string; label: string; problem?: string } & Record<string, unknown>) => (
@@ -241,6 +252,8 @@ const DONE: Record<string, string> = {
   replace: "The FAQ was saved.",
   remove: "The FAQ was removed.",
   move: "The FAQ was moved.",
+  translate: "The translation was saved.",
+  untranslate: "The translation was removed.",
 };
 
 export interface EntityView {
@@ -259,6 +272,8 @@ export const languageName = (tag: string): string => new Intl.DisplayNames(["en"
 export function entityPage({ viewer, list, role, done }: EntityView) {
   const { entity, faqs } = list;
   const languages = translationLanguages(list);
+  // The languages guests are asked in from the console are offered for new translations; any other by its address.
+  const otherLanguages = ASK_LANGUAGES.filter((tag) => tag !== entity.default_language.toLowerCase());
   const base = `/console/entities/${entity.id}`;
   return (
     <Page title={entity.name} viewer={viewer}>
@@ -281,6 +296,11 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
       <p class="actions">
         {role === "editor" && <a href={`${base}/faqs/new`}>Add an FAQ</a>}
         <a href={`${base}/ask`}>Ask as a guest</a>
+        {(entity.kind === "brand" || entity.brand_id !== null) && (
+          <a href={`/console/translations?brand=${entity.kind === "brand" ? entity.id : entity.brand_id}`}>
+            What the brand has not translated yet
+          </a>
+        )}
       </p>
       <ol class="faqs">
         {faqs.map((faq, index) => {
@@ -299,6 +319,7 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
                 </div>
                 {languages.map((language) => {
                   const translation = faq.translations.find((t) => t.language === language);
+                  const translationAt = `${base}/faqs/${position}/translations/${language}`;
                   return translation ? (
                     <div lang={language}>
                       <h3>{languageName(language)}</h3>
@@ -306,6 +327,13 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
                         <strong>{translation.question}</strong>
                       </p>
                       <p>{translation.answer}</p>
+                      {role === "editor" && (
+                        <p lang="en">
+                          <a href={translationAt} aria-label={`Edit the ${languageName(language)} translation of FAQ ${position}`}>
+                            Edit translation
+                          </a>
+                        </p>
+                      )}
                     </div>
                   ) : (
                     <div class="missing">
@@ -313,6 +341,13 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
                       <p>
                         Not translated yet: guests asking in {languageName(language)} get the {languageName(entity.default_language)} text.
                       </p>
+                      {role === "editor" && (
+                        <p>
+                          <a href={translationAt} aria-label={`Translate FAQ ${position} into ${languageName(language)}`}>
+                            Translate
+                          </a>
+                        </p>
+                      )}
                     </div>
                   );
                 })}
@@ -323,10 +358,8 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
                   <a href={`${base}/faqs/${position}`} aria-label={`Edit FAQ ${position}`}>
                     Edit
                   </a>
-                  {position > 1 && <MoveButton base={base} position={position} direction="up" version={list.version} csrf={viewer.csrf} />}
-                  {position < faqs.length && (
-                    <MoveButton base={base} position={position} direction="down" version={list.version} csrf={viewer.csrf} />
-                  )}
+                  {faqs.length > 1 && <MoveForm base={base} faq={listedFaq(list, position)!} count={faqs.length} csrf={viewer.csrf} />}
+                  <TranslateForm base={base} position={position} languages={otherLanguages.filter((tag) => !languages.includes(tag))} />
                 </div>
               )}
             </li>
@@ -337,94 +370,36 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
   );
 }
 
-const MoveButton = (props: { base: string; position: number; direction: "up" | "down"; version: string; csrf: string }) => (
-  <form method="post" action={`${props.base}/faqs/${props.position}/move`}>
-    <Csrf token={props.csrf} />
-    <input type="hidden" name="version" value={props.version} />
-    <input type="hidden" name="direction" value={props.direction} />
-    <button type="submit" aria-label={`Move FAQ ${props.position} ${props.direction}`}>
-      Move {props.direction}
-    </button>
+/** Moves the FAQ to any position in one step. */
+const MoveForm = ({ base, faq, count, csrf }: { base: string; faq: ListedFaq; count: number; csrf: string }) => (
+  <form method="post" action={`${base}/faqs/${faq.position}/move`} class="inline">
+    <Csrf token={csrf} />
+    <FaqBasis faq={faq} />
+    <label for={`move-${faq.position}`}>Move FAQ {faq.position} to</label>
+    <select id={`move-${faq.position}`} name="to">
+      {Array.from({ length: count }, (_, index) => (
+        <option value={String(index + 1)} selected={index + 1 === faq.position}>
+          {index === 0 ? "1 (first)" : index === count - 1 ? `${index + 1} (last)` : String(index + 1)}
+        </option>
+      ))}
+    </select>
+    <button type="submit">Move</button>
   </form>
 );
 
-export interface FaqFormView {
-  viewer: Viewer;
-  entity: EntityRow;
-  version: string;
-  /** The FAQ's position, or null for a new one. */
-  position: number | null;
-  values: FaqText;
-  /** The FAQ as it was read, which a conflict is explained against. */
-  original?: FaqText;
-  /** Problems by field (`question`, `answer`, `category`), or `form` for the FAQ as a whole. */
-  problems?: Record<string, string>;
-}
-
-const FIELDS: { name: keyof FaqText; label: string; multiline: boolean }[] = [
-  { name: "question", label: "Question", multiline: false },
-  { name: "answer", label: "Answer", multiline: true },
-  { name: "category", label: "Category", multiline: false },
-];
-
-export function faqFormPage({ viewer, entity, version, position, values, original, problems = {} }: FaqFormView) {
-  const base = `/console/entities/${entity.id}`;
-  const title = position === null ? `Add an FAQ to ${entity.name}` : `Edit FAQ ${position} of ${entity.name}`;
-  return (
-    <Page title={title} viewer={viewer}>
-      <p>
-        <a href={base}>Back to {entity.name}</a>
-      </p>
-      <h1>{title}</h1>
-      {Object.keys(problems).length > 0 && (
-        <div class="notice error" role="alert" id="problems">
-          <p>Nothing was saved:</p>
-          <ul>
-            {Object.values(problems).map((message) => (
-              <li>{message}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <form method="post" action={position === null ? `${base}/faqs` : `${base}/faqs/${position}`}>
-        <Csrf token={viewer.csrf} />
-        <input type="hidden" name="version" value={version} />
-        {original && FIELDS.map(({ name }) => <input type="hidden" name={`original_${name}`} value={original[name]} />)}
-        {FIELDS.map(({ name, label, multiline }) => {
-          const invalid = problems[name] !== undefined;
-          const common = {
-            id: name,
-            name,
-            required: true,
-            "aria-invalid": invalid ? "true" : undefined,
-            "aria-describedby": invalid ? "problems" : undefined,
-          };
-          return (
-            <>
-              <label for={name}>{label}</label>
-              {multiline ? <textarea {...common}>{values[name]}</textarea> : <input {...common} type="text" value={values[name]} />}
-            </>
-          );
-        })}
-        <div class="actions">
-          <button class="primary" type="submit">
-            {position === null ? "Add the FAQ" : "Save"}
-          </button>
-          <a href={base}>Cancel</a>
-        </div>
-      </form>
-      {position !== null && (
-        <form method="post" action={`${base}/faqs/${position}/remove`}>
-          <Csrf token={viewer.csrf} />
-          <input type="hidden" name="version" value={version} />
-          <h2>Remove this FAQ</h2>
-          <p>Its translations are removed with it. Guests and partners stop seeing it within minutes.</p>
-          <button type="submit">Remove FAQ {position}</button>
-        </form>
-      )}
-    </Page>
+/** Leads to the translation form of a language the entity's FAQs are not translated into yet. */
+const TranslateForm = ({ base, position, languages }: { base: string; position: number; languages: string[] }) =>
+  languages.length === 0 ? null : (
+    <form method="get" action={`${base}/faqs/${position}/translations`} class="inline">
+      <label for={`translate-${position}`}>Translate FAQ {position} into</label>
+      <select id={`translate-${position}`} name="language">
+        {languages.map((tag) => (
+          <option value={tag}>{languageName(tag)}</option>
+        ))}
+      </select>
+      <button type="submit">Translate</button>
+    </form>
   );
-}
 
 /** The languages a guest may be asked in from the console: "" detects it from the question's words. */
 export const ASK_LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "nl"] as const;
@@ -538,59 +513,6 @@ export function askPage({ viewer, entity, question, language, problem, result }:
     </Page>
   );
 }
-
-const FaqDetails = ({ faq }: { faq: FaqText }) => (
-  <dl>
-    <dt>Question</dt>
-    <dd>{faq.question}</dd>
-    <dt>Answer</dt>
-    <dd>{faq.answer}</dd>
-    <dt>Category</dt>
-    <dd>{faq.category}</dd>
-  </dl>
-);
-
-export interface ConflictView {
-  viewer: Viewer;
-  list: FaqList;
-  /** What the person tried to save (null for a removal or a move). */
-  attempted: FaqText | null;
-  /** The FAQ they were working on as they read it, when the form said. */
-  original: FaqText | null;
-  /** That FAQ as it is now: found by its position, or by its question when it moved; null when it is gone. */
-  current: PlacedFaq | null;
-}
-
-export const conflictPage = ({ viewer, list, attempted, original, current }: ConflictView) => (
-  <Page title="Someone else changed these FAQs" viewer={viewer}>
-    <h1>Someone else changed these FAQs</h1>
-    <p class="notice warn" role="alert">
-      The FAQs of {list.entity.name} changed after you opened the page, so your change was not saved. Compare, then make your change again
-      on what is saved now.
-    </p>
-    <div class="compare">
-      {original && (
-        <section>
-          <h2>When you opened it</h2>
-          <FaqDetails faq={original} />
-        </section>
-      )}
-      <section>
-        <h2>{current ? `Saved now (FAQ ${current.position})` : "Saved now"}</h2>
-        {current ? <FaqDetails faq={current} /> : <p>This FAQ is no longer there.</p>}
-      </section>
-      {attempted && (
-        <section>
-          <h2>Your change (not saved)</h2>
-          <FaqDetails faq={attempted} />
-        </section>
-      )}
-    </div>
-    <p>
-      <a href={`/console/entities/${list.entity.id}`}>See all FAQs of {list.entity.name} as they are now</a>
-    </p>
-  </Page>
-);
 
 export const problemPage = ({ viewer, heading, message }: { viewer?: Viewer; heading: string; message: string }) => (
   <Page title={heading} viewer={viewer}>

@@ -1,6 +1,6 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList, type FaqText } from "../catalogue/faq-edits";
+import { readFaqList } from "../catalogue/faq-edits";
 import { CONSOLE_SIGN_IN_REALM } from "../catalogue/people";
 import { constantTimeEqual } from "../crypto/hash";
 import { randomSecret } from "../crypto/random";
@@ -9,7 +9,7 @@ import { checkPassword } from "../rate-limit/password-sign-in";
 import { callerAddress } from "../rate-limit/token-requests";
 import { grantsOf } from "../storage/console-grants";
 import { deleteSessionsOf } from "../storage/console-sessions";
-import { entitiesWithin, findEntity } from "../storage/entities";
+import { entitiesWithin } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
 import { findActivePerson, findSignInPerson } from "../storage/people";
 import { reachOf, roleOn } from "./access";
@@ -21,7 +21,9 @@ import { keyRoutes } from "./keys";
 import { partnerRoutes } from "./partners";
 import { passwordRoutes } from "./password";
 import { peopleRoutes } from "./people";
-import { ASK_LANGUAGES, askPage, conflictPage, entityListPage, entityPage, faqFormPage, render, signInPage, type Viewer } from "./pages";
+import { ASK_LANGUAGES, askPage, entityListPage, entityPage, render, signInPage, type Viewer } from "./pages";
+import { entityInReach, nothingHere } from "./entity-reach";
+import { faqRoutes } from "./faq-routes";
 import { unansweredResponse } from "./unanswered";
 import {
   checkSession,
@@ -41,8 +43,6 @@ import {
  * FAQs their grants reach, one at a time, through the same service as the operator API (catalogue/faq-edits.ts).
  * Every POST carries the session's CSRF token; a form without it changes nothing.
  */
-
-type ConsoleContext = Context<ConsoleEnv>;
 
 const MAX_FORM_BYTES = 64 * 1024;
 /** A content file uploaded to /console/import: as large as one chunk of the operator's import. */
@@ -213,22 +213,6 @@ consoleRoutes.get("/console/unanswered", (c) =>
   ),
 );
 
-const nothingHere = (c: ConsoleContext) =>
-  problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
-
-/** The entity of the path with the person's role on it, or the 404 page (the same whether it exists elsewhere or not). */
-async function entityInReach(c: ConsoleContext) {
-  const entity = await findEntity(c.env.DB, c.req.param("entityId") ?? "");
-  const role = entity ? roleOn(c.get("access"), entity) : null;
-  return entity && role ? { entity, role } : null;
-}
-
-/** The 1-based FAQ position of the path, or null when it is not one. */
-const positionParam = (c: ConsoleContext): number | null => {
-  const position = Number(c.req.param("position"));
-  return Number.isSafeInteger(position) && position >= 1 ? position : null;
-};
-
 consoleRoutes.get("/console/entities/:entityId", async (c) => {
   const found = await entityInReach(c);
   const list = found && (await readFaqList(c.env.DB, found.entity.id));
@@ -264,155 +248,10 @@ consoleRoutes.get("/console/entities/:entityId/ask", async (c) => {
   return page(render(askPage({ ...shown, result: { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length, readAs } })));
 });
 
-const EMPTY_FAQ: FaqText = { question: "", answer: "", category: "" };
-
-consoleRoutes.get("/console/entities/:entityId/faqs/new", async (c) => {
-  const found = await entityInReach(c);
-  if (!found) return nothingHere(c);
-  if (found.role !== "editor") return readOnly(c);
-  const list = await readFaqList(c.env.DB, found.entity.id);
-  if (!list) return nothingHere(c);
-  return page(
-    render(
-      faqFormPage({
-        viewer: c.get("viewer"),
-        entity: found.entity,
-        version: list.version,
-        position: null,
-        // "Answer it" on the unanswered questions page fills in the question.
-        values: { ...EMPTY_FAQ, question: c.req.query("question") ?? "" },
-      }),
-    ),
-  );
-});
-
-consoleRoutes.get("/console/entities/:entityId/faqs/:position", async (c) => {
-  const found = await entityInReach(c);
-  const list = found && (await readFaqList(c.env.DB, found.entity.id));
-  if (!found || !list) return nothingHere(c);
-  if (found.role !== "editor") return readOnly(c);
-  const position = positionParam(c);
-  const faq = position === null ? undefined : list.faqs[position - 1];
-  if (!faq || position === null) return noSuchFaq(c, found.entity.name, position);
-  const values = { question: faq.question, answer: faq.answer, category: faq.category };
-  return page(
-    render(faqFormPage({ viewer: c.get("viewer"), entity: found.entity, version: list.version, position, values, original: values })),
-  );
-});
-
-const readOnly = (c: ConsoleContext) =>
-  problem(
-    403,
-    "You can read this content but not change it",
-    "Ask your organization's administrator if you need to edit it.",
-    c.get("viewer"),
-  );
-
-const noSuchFaq = (c: ConsoleContext, entityName: string, position: number | null) =>
-  problem(
-    404,
-    "No such FAQ",
-    `${entityName} has no FAQ ${position === null ? "at that address" : `number ${position}`}. It may have been removed or moved; open the list again.`,
-    c.get("viewer"),
-  );
-
-const FIELD_LABELS: Record<string, string> = { question: "The question", answer: "The answer", category: "The category" };
-
-const submittedFaq = (form: URLSearchParams, prefix = ""): FaqText => ({
-  question: form.get(`${prefix}question`) ?? "",
-  answer: form.get(`${prefix}answer`) ?? "",
-  category: form.get(`${prefix}category`) ?? "",
-});
-
-/** Which FAQ of `list` the person was working on: the one with its question as read, else the one at its position. */
-function currentFaq(list: FaqList, original: FaqText | null, position: number | null) {
-  const byQuestion = original ? list.faqs.findIndex((faq) => faq.question === original.question) : -1;
-  const index = byQuestion >= 0 ? byQuestion : position === null ? -1 : position - 1;
-  const faq = list.faqs[index];
-  return faq ? { position: index + 1, question: faq.question, answer: faq.answer, category: faq.category } : null;
-}
-
-/** Makes an edit from a form of the entity page or the FAQ form, and answers with the next page. */
-async function submitEdit(c: ConsoleContext, edit: FaqEdit): Promise<Response> {
-  const found = await entityInReach(c);
-  if (!found) return nothingHere(c);
-  if (found.role !== "editor") return readOnly(c);
-  const form = c.get("form");
-  const viewer = c.get("viewer");
-  const entity = found.entity;
-  const outcome: EditOutcome = await editFaqs(
-    c.env,
-    { entityId: entity.id, edit, expectedVersion: form.get("version") ?? "", actor: `person:${c.get("person").email}` },
-    (work) => c.executionCtx.waitUntil(work),
-  );
-  const position = edit.action === "add" ? null : edit.position;
-  const values = edit.action === "add" || edit.action === "replace" ? edit.faq : null;
-  const original = form.has("original_question") ? submittedFaq(form, "original_") : null;
-  const formAgain = (status: number, problems: Record<string, string>) =>
-    page(
-      render(
-        faqFormPage({
-          viewer,
-          entity,
-          version: form.get("version") ?? "",
-          position,
-          values: values ?? EMPTY_FAQ,
-          original: original ?? undefined,
-          problems,
-        }),
-      ),
-      status,
-    );
-  switch (outcome.outcome) {
-    case "saved": {
-      const at = outcome.after ?? outcome.before;
-      return seeOther(`/console/entities/${entity.id}?done=${edit.action}${at && outcome.after ? `#faq-${at.position}` : ""}`);
-    }
-    case "no_entity":
-      return nothingHere(c);
-    case "no_faq":
-      return noSuchFaq(c, entity.name, edit.action === "move" && outcome.list.faqs[edit.position - 1] ? edit.to : position);
-    case "conflict":
-      return page(
-        render(
-          conflictPage({ viewer, list: outcome.list, attempted: values, original, current: currentFaq(outcome.list, original, position) }),
-        ),
-        409,
-      );
-    case "duplicate":
-      return formAgain(409, {
-        question: `FAQ ${outcome.position} of ${entity.name} already asks this question (capital letters and spaces aside). Edit that one instead.`,
-      });
-    case "invalid":
-      return formAgain(
-        400,
-        Object.fromEntries(outcome.problems.map(({ field, message }) => [field, `${FIELD_LABELS[field] ?? "The FAQ"} ${message}.`])),
-      );
-  }
-}
-
-consoleRoutes.post("/console/entities/:entityId/faqs", (c) => submitEdit(c, { action: "add", faq: submittedFaq(c.get("form")) }));
-
-consoleRoutes.post("/console/entities/:entityId/faqs/:position", (c) => {
-  const position = positionParam(c);
-  return position === null ? nothingHere(c) : submitEdit(c, { action: "replace", position, faq: submittedFaq(c.get("form")) });
-});
-
-consoleRoutes.post("/console/entities/:entityId/faqs/:position/remove", (c) => {
-  const position = positionParam(c);
-  return position === null ? nothingHere(c) : submitEdit(c, { action: "remove", position });
-});
-
-consoleRoutes.post("/console/entities/:entityId/faqs/:position/move", (c) => {
-  const position = positionParam(c);
-  const direction = c.get("form").get("direction");
-  if (position === null || (direction !== "up" && direction !== "down")) return nothingHere(c);
-  return submitEdit(c, { action: "move", position, to: direction === "up" ? position - 1 : position + 1 });
-});
-
 // The organization's administrators' pages, behind the same sign-in and CSRF check.
 consoleRoutes.route("/", peopleRoutes);
 consoleRoutes.route("/", partnerRoutes);
 consoleRoutes.route("/", keyRoutes);
 consoleRoutes.route("/", passwordRoutes);
 consoleRoutes.route("/", importRoutes);
+consoleRoutes.route("/", faqRoutes);

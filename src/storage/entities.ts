@@ -130,7 +130,7 @@ export async function entityIdsWithin(db: D1Reader, scope: string[]): Promise<st
  */
 export async function entitiesWithin(
   db: D1Reader,
-  query: { reach: string[]; scope: string[]; search: string; limit: number },
+  query: { reach: string[]; scope: string[]; search: string; limit: number; kind?: EntityKind },
 ): Promise<EntityRow[]> {
   const { results } = await db
     .prepare(
@@ -138,9 +138,10 @@ export async function entitiesWithin(
        WHERE (id IN (SELECT value FROM json_each(?1)) OR brand_id IN (SELECT value FROM json_each(?1)))
          AND (id IN (SELECT value FROM json_each(?2)) OR brand_id IN (SELECT value FROM json_each(?2)))
          AND (?3 = '' OR instr(lower(name), lower(?3)) > 0 OR instr(lower(id), lower(?3)) > 0)
+         AND (?5 IS NULL OR kind = ?5)
        ORDER BY name, id LIMIT ?4`,
     )
-    .bind(JSON.stringify(query.reach), JSON.stringify(query.scope), query.search, query.limit)
+    .bind(JSON.stringify(query.reach), JSON.stringify(query.scope), query.search, query.limit, query.kind ?? null)
     .all<EntityRow>();
   return results;
 }

@@ -215,3 +215,38 @@ export const brandLanguagesStatement = (db: D1Reader, brandId: string): D1Prepar
        ) GROUP BY language ORDER BY language`,
     )
     .bind(brandId);
+
+/** Per entity of a brand (the brand and its properties): its name, default language and FAQs in each language. */
+export interface BrandFaqCounts {
+  entities: { id: string; name: string; default_language: string; faqs: number }[];
+  /** Translations by entity and language. */
+  translations: { entity_id: string; language: string; faqs: number }[];
+  /** Every language the brand's content is in (brandLanguagesStatement's). */
+  languages: string[];
+}
+
+/** How many FAQs each entity of a brand has, and how many of them are translated into each language. */
+export async function brandFaqCounts(db: D1Reader, brandId: string): Promise<BrandFaqCounts> {
+  const brandEntities = "SELECT id FROM entities WHERE id = ?1 OR brand_id = ?1";
+  const [entities, translations, languages] = await db.batch([
+    db
+      .prepare(
+        `SELECT e.id, e.name, e.default_language, count(f.id) AS faqs
+         FROM entities e LEFT JOIN faqs f ON f.entity_id = e.id AND f.translation = 0
+         WHERE e.id IN (${brandEntities}) GROUP BY e.id ORDER BY e.id`,
+      )
+      .bind(brandId),
+    db
+      .prepare(
+        `SELECT entity_id, language, count(*) AS faqs FROM faqs
+         WHERE translation = 1 AND entity_id IN (${brandEntities}) GROUP BY entity_id, language`,
+      )
+      .bind(brandId),
+    brandLanguagesStatement(db, brandId),
+  ]);
+  return {
+    entities: entities!.results as BrandFaqCounts["entities"],
+    translations: translations!.results as BrandFaqCounts["translations"],
+    languages: (languages!.results as { language: string }[]).map((row) => row.language),
+  };
+}

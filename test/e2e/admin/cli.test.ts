@@ -64,7 +64,7 @@ describe("npm run admin", () => {
       ...group("user", "list", "show", "create", "disable", "enable", "reset-password"),
       ...group("people", "list", "invite", "grant", "revoke", "disable"),
       ...group("connector-client", "list", "show", "create", "redirect-uri add", "redirect-uri remove", "delete"),
-      ...group("content", "import", "export", "remove"),
+      ...group("content", "import", "export", "remove", "translate", "untranslate", "untranslated"),
       ...group("lexicon", "list", "add", "remove"),
       ...group("search", "plan", "reindex"),
       ...group("insights", "unanswered"),
@@ -263,6 +263,29 @@ describe("npm run admin", () => {
     expect(again.stdout).toContain(`Content version: ${version}`);
 
     expect((await cli(["content", "remove", "HO-CLI"])).stdout).toContain("Removed HO-CLI.");
+  });
+
+  it("translates one FAQ, removes the translation, and says what a brand has not translated yet", async () => {
+    const translated = await json([
+      "content",
+      "translate",
+      "HO-AUR-0031",
+      "1",
+      "nl",
+      "--question",
+      "Is er parkeren?",
+      "--answer",
+      "Ja, € 18 per nacht.",
+    ]);
+    expect(translated.faqs[0].translations).toContainEqual({ language: "nl", question: "Is er parkeren?", answer: "Ja, € 18 per nacht." });
+    const untranslated = await cli(["content", "untranslated", "HO-AUR"]);
+    expect(untranslated.code).toBe(0);
+    expect(untranslated.stdout).toMatch(/^nl: \d+ of \d+ FAQs not translated$/m);
+    expect((await cli(["content", "untranslate", "HO-AUR-0031", "1", "nl"])).stdout).toBe(
+      "Removed the nl translation of FAQ 1 of HO-AUR-0031.\n",
+    );
+    await expectFailure(["content", "untranslate", "HO-AUR-0031", "1", "nl"], /has no translation into nl\. \(HTTP 404 not_found\)/);
+    await expectFailure(["content", "untranslated", "HO-AUR-0031"], /HTTP 404/);
   });
 
   it("reports every bad row of a file by line and field, applies nothing, and exits 1", async () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { adminJson } from "../support/admin";
 import { get } from "../support/content";
 import type { Browser } from "../support/connector";
-import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
+import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped } from "../support/console";
 
 const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
 const AURORA_VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
@@ -26,15 +26,16 @@ beforeAll(async () => {
 
 const faqListOf = async (entityId: string) => adminJson("GET", `/content/entities/${entityId}/faqs`);
 
-/** The edit form of FAQ `position`: its CSRF token, version and fields. */
+/** The edit form of FAQ `position`: its CSRF token and the FAQ it was made on, and the FAQ's text as the form shows it. */
 async function editForm(browser: Browser, entityId: string, position: number) {
   const html = await pageOf(browser, `/entities/${entityId}/faqs/${position}`);
   return {
-    csrf: fieldOf(html, "csrf"),
-    version: fieldOf(html, "version"),
-    original_question: fieldOf(html, "original_question"),
-    original_answer: fieldOf(html, "original_answer"),
-    original_category: fieldOf(html, "original_category"),
+    form: { csrf: fieldOf(html, "csrf"), faq_version: fieldOf(html, "faq_version"), original_question: fieldOf(html, "original_question") },
+    text: {
+      question: unescaped(/name="question"[^>]* value="([^"]*)"/.exec(html)![1]!),
+      category: unescaped(/name="category"[^>]* value="([^"]*)"/.exec(html)![1]!),
+      answer: unescaped(/<textarea[^>]*name="answer"[^>]*>([^<]*)<\/textarea>/.exec(html)![1]!),
+    },
   };
 }
 
@@ -59,10 +60,9 @@ describe("what a person sees", () => {
     const list = await faqListOf("HO-AUR-0041");
     expect(html.indexOf(list.faqs[0].question)).toBeLessThan(html.indexOf(list.faqs[1].question));
     const bruno = await signedIn(BRUNO);
-    const form = await editForm(bruno, "HO-AUR-0041", 1);
+    const { form } = await editForm(bruno, "HO-AUR-0041", 1);
     await postForm(bruno, "/entities/HO-AUR-0041/faqs", {
       csrf: form.csrf,
-      version: form.version,
       category: "Pets",
       question: "Do you take parrots?",
       answer: "Yes.",
@@ -89,7 +89,7 @@ describe("who may change what", () => {
 
   it("keeps a hotel's editor out of another hotel, whatever form they replay", async () => {
     const helena = await signedIn(HELENA);
-    const own = await editForm(helena, "HO-AUR-0001", 1);
+    const { form: own } = await editForm(helena, "HO-AUR-0001", 1);
     await pageOf(helena, "/entities/HO-AUR-0002", 404);
     await pageOf(helena, "/entities/HO-AUR-0002/faqs/1", 404);
     await pageOf(helena, "/entities/HO-AUR", 404);
@@ -101,7 +101,7 @@ describe("who may change what", () => {
       ["/entities/HO-AUR-0002/faqs/1/move", { direction: "down" }],
     ] as const;
     for (const [path, fields] of replays) {
-      const res = await postForm(helena, path, { csrf: own.csrf, version: other.version, ...fields });
+      const res = await postForm(helena, path, { ...own, ...fields });
       expect(res.status, path).toBe(404);
     }
     expect(await faqListOf("HO-AUR-0002")).toEqual(other);
@@ -129,13 +129,8 @@ describe("who may change what", () => {
 describe("editing one FAQ", () => {
   it("saves an edit that the content API shows, audited with the person and before and after", async () => {
     const bruno = await signedIn(BRUNO);
-    const form = await editForm(bruno, "HO-AUR-0010", 1);
-    const saved = await postForm(bruno, "/entities/HO-AUR-0010/faqs/1", {
-      ...form,
-      question: form.original_question,
-      category: form.original_category,
-      answer: "A new answer from the console.",
-    });
+    const { form, text } = await editForm(bruno, "HO-AUR-0010", 1);
+    const saved = await postForm(bruno, "/entities/HO-AUR-0010/faqs/1", { ...form, ...text, answer: "A new answer from the console." });
     expect(saved.status).toBe(303);
     expect(saved.headers.get("Location")).toBe("/console/entities/HO-AUR-0010?done=replace#faq-1");
     const feed = await (await get("/api/v3/content/HO-AUR-0010/faq.json")).json<any>();
@@ -145,45 +140,57 @@ describe("editing one FAQ", () => {
       actor: "person:bruno@aurora.example",
       action: "faq.replace",
       detail: {
-        before: { position: 1, question: form.original_question, answer: form.original_answer },
-        after: { position: 1, question: form.original_question, answer: "A new answer from the console." },
+        before: { position: 1, question: text.question, answer: text.answer },
+        after: { position: 1, question: text.question, answer: "A new answer from the console." },
       },
     });
   });
 
-  it("moves an FAQ down and up, and removes one", async () => {
+  it("moves an FAQ to any position in one step, and removes one", async () => {
     const ines = await signedIn(INES);
     const before = await faqListOf("HO-AUR-0011");
-    const csrf = fieldOf(await pageOf(ines, "/entities/HO-AUR-0011"), "csrf");
-    expect((await postForm(ines, "/entities/HO-AUR-0011/faqs/1/move", { csrf, version: before.version, direction: "down" })).status).toBe(
-      303,
-    );
+    const last = before.faqs.length;
+    expect(last).toBeGreaterThan(3);
+    const page = await pageOf(ines, "/entities/HO-AUR-0011");
+    expect(page).toContain(`<label for="move-${last}">Move FAQ ${last} to</label>`);
+    const lastForm = (await editForm(ines, "HO-AUR-0011", last)).form;
+    expect((await postForm(ines, `/entities/HO-AUR-0011/faqs/${last}/move`, { ...lastForm, to: "2" })).status).toBe(303);
     const moved = await faqListOf("HO-AUR-0011");
-    expect(moved.faqs[1].question).toBe(before.faqs[0].question);
-    expect((await postForm(ines, "/entities/HO-AUR-0011/faqs/2/remove", { csrf, version: moved.version })).status).toBe(303);
+    expect(moved.faqs.map((f: any) => f.question)).toEqual(
+      [before.faqs[0], before.faqs[last - 1], ...before.faqs.slice(1, last - 1)].map((f: any) => f.question),
+    );
+    const second = (await editForm(ines, "HO-AUR-0011", 2)).form;
+    expect((await postForm(ines, "/entities/HO-AUR-0011/faqs/2/remove", second)).status).toBe(303);
     const removed = await faqListOf("HO-AUR-0011");
-    expect(removed.faqs.map((f: any) => f.question)).toEqual(before.faqs.slice(1).map((f: any) => f.question));
+    expect(removed.faqs.map((f: any) => f.question)).toEqual(moved.faqs.filter((_: any, i: number) => i !== 1).map((f: any) => f.question));
   });
 
-  it("refuses a save against a changed list, showing what is saved now beside the change; nothing changes", async () => {
+  it("refuses a save over the same FAQ changed meanwhile, showing both versions; nothing changes until theirs is re-applied", async () => {
     const [first, second] = [await signedIn(BRUNO), await signedIn(INES)];
     const [a, b] = [await editForm(first, "HO-AUR-0012", 1), await editForm(second, "HO-AUR-0012", 1)];
-    const fields = { question: a.original_question, category: a.original_category };
-    expect((await postForm(first, "/entities/HO-AUR-0012/faqs/1", { ...a, ...fields, answer: "First editor's answer." })).status).toBe(303);
+    expect((await postForm(first, "/entities/HO-AUR-0012/faqs/1", { ...a.form, ...a.text, answer: "First editor's answer." })).status).toBe(
+      303,
+    );
     const stored = await faqListOf("HO-AUR-0012");
-    const late = await postForm(second, "/entities/HO-AUR-0012/faqs/1", { ...b, ...fields, answer: "Second editor's answer." });
+    const late = await postForm(second, "/entities/HO-AUR-0012/faqs/1", { ...b.form, ...b.text, answer: "Second editor's answer." });
     expect(late.status).toBe(409);
     const html = await late.text();
-    expect(html).toContain("Someone else changed these FAQs");
+    expect(html).toContain("Someone else changed this FAQ");
     expect(html).toContain("First editor&#39;s answer.");
     expect(html).toContain("Second editor&#39;s answer.");
-    expect(html).toContain(b.original_answer.replace(/'/g, "&#39;"));
     expect(await faqListOf("HO-AUR-0012")).toEqual(stored);
+    // "Save yours over it": one post, made on the FAQ as it is now.
+    const again = /<form method="post" action="\/console(\/entities\/HO-AUR-0012\/faqs\/1)">([\s\S]*?)<\/form>/.exec(html)!;
+    const fields = Object.fromEntries(
+      [...again[2]!.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, unescaped(value!)]),
+    );
+    expect((await postForm(second, again[1]!, fields)).status).toBe(303);
+    expect((await faqListOf("HO-AUR-0012")).faqs[0].answer).toBe("Second editor's answer.");
   });
 
   it("refuses a duplicate question and bad input in plain words, changing nothing", async () => {
     const bruno = await signedIn(BRUNO);
-    const form = await editForm(bruno, "HO-AUR-0013", 2);
+    const { form } = await editForm(bruno, "HO-AUR-0013", 2);
     const before = await faqListOf("HO-AUR-0013");
     const cases: [string, Record<string, string>, number, string][] = [
       [
@@ -199,13 +206,20 @@ describe("editing one FAQ", () => {
         400,
         "The question is longer than 1,000 characters.",
       ],
-      ["/entities/HO-AUR-0013/faqs/99", { question: "Fine?", answer: "x", category: "x" }, 404, "has no FAQ number 99"],
+      // A form made on no FAQ that is there: FAQ 99 is gone, or never was.
+      [
+        "/entities/HO-AUR-0013/faqs/99",
+        { faq_version: "0", original_question: "Gone?", question: "Fine?", answer: "x", category: "x" },
+        409,
+        "is no longer among the FAQs",
+      ],
       ["/entities/HO-AUR-0013/faqs/abc", { question: "Fine?", answer: "x", category: "x" }, 404, "that you may see"],
       ["/entities/HO-NOPE/faqs/1", { question: "Fine?", answer: "x", category: "x" }, 404, "that you may see"],
-      ["/entities/HO-AUR-0013/faqs/1/move", { direction: "up" }, 404, "has no FAQ number 0"],
+      ["/entities/HO-AUR-0013/faqs/1/move", { to: "0" }, 400, "choose a position from 1 to"],
+      ["/entities/HO-AUR-0013/faqs/2/move", { to: "99" }, 400, "choose a position from 1 to"],
     ];
     for (const [path, fields, status, message] of cases) {
-      const res = await postForm(bruno, path, { csrf: form.csrf, version: before.version, ...fields });
+      const res = await postForm(bruno, path, { ...form, ...fields });
       expect(res.status, path).toBe(status);
       expect(await res.text(), path).toContain(message);
     }
@@ -214,14 +228,14 @@ describe("editing one FAQ", () => {
 
   it("refuses a write without the session's CSRF token, changing nothing", async () => {
     const bruno = await signedIn(BRUNO);
-    const form = await editForm(bruno, "HO-AUR-0014", 1);
+    const { form } = await editForm(bruno, "HO-AUR-0014", 1);
     const before = await faqListOf("HO-AUR-0014");
-    const res = await postForm(bruno, "/entities/HO-AUR-0014/faqs/1/remove", { version: form.version });
+    const res = await postForm(bruno, "/entities/HO-AUR-0014/faqs/1/remove", { ...form, csrf: "" });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("Nothing was changed.");
     const other = await signedIn(INES);
     const theirs = fieldOf(await pageOf(other, ""), "csrf");
-    expect((await postForm(bruno, "/entities/HO-AUR-0014/faqs/1/remove", { csrf: theirs, version: form.version })).status).toBe(403);
+    expect((await postForm(bruno, "/entities/HO-AUR-0014/faqs/1/remove", { ...form, csrf: theirs })).status).toBe(403);
     expect(await faqListOf("HO-AUR-0014")).toEqual(before);
   });
 });
