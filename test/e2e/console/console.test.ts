@@ -1,13 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
-import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { devServer, realmTokenResponse } from "../support/dev-server";
 import { chromiumBrowser } from "../support/browser";
+import { accessibilityProblems, signedInConsole, tabTo } from "../support/console-pages";
 
 /**
  * The content console against `npm run dev`, in Chromium, one workflow each: a hotel's editor edits an FAQ with the
@@ -27,52 +26,8 @@ afterAll(() => {
   rmSync(uploads, { recursive: true, force: true });
 });
 
-const SCHEMES = ["light", "dark"] as const;
-
-/**
- * What axe-core finds on the page in light and in dark colours (WCAG 2.2 A and AA and best practices), as
- * "scheme rule: target" lines; the page is left in light colours.
- */
-async function accessibilityProblems(page: Page, name: string, darkScreenshot = false): Promise<string[]> {
-  const problems: string[] = [];
-  for (const colorScheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme });
-    if (process.env.UPDATE_SCREENSHOTS === "1" && (colorScheme === "light" || darkScreenshot)) {
-      mkdirSync("docs/console", { recursive: true });
-      await page.screenshot({ path: `docs/console/${name}${colorScheme === "dark" ? "-dark" : ""}.png`, fullPage: true });
-    }
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"])
-      .analyze();
-    problems.push(...violations.flatMap((v) => v.nodes.map((node) => `${colorScheme} ${v.id}: ${node.target.join(" ")}`)));
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  return problems;
-}
-
-/** Presses Tab until the focused element matches `selector` (at most 40 times). */
-async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press("Tab");
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) {
-      expect(await page.evaluate(() => document.activeElement?.matches(":focus-visible"))).toBe(true);
-      return;
-    }
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
 /** A new browser context signed in to the console as `email`. */
-async function signedInPage(email: string, password: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await chromium.browser.newContext({ viewport: { width: 1100, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${server.origin}/console/sign-in`);
-  await page.fill("#email", email);
-  await page.fill("#password", password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === "/console");
-  return { context, page };
-}
+const signedInPage = (email: string, password: string) => signedInConsole(chromium.browser, server.origin, email, password);
 
 const NEW_ANSWER = "Yes: the indoor pool is open from 7:00 to 22:00, and the spa has a sauna; book treatments at the front desk.";
 
