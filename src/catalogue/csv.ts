@@ -393,9 +393,9 @@ export const csvTemplate = (): string =>
   serializeCsv([
     ContentRecord.parse({
       kind: "property",
-      id: "YOUR-HOTEL-ID",
+      id: "HO-YOUR-HOTEL",
       name: "Your hotel",
-      brandId: "YOUR-BRAND-ID",
+      brandId: "HO-YOUR-BRAND",
       faqs: [{ category: "Parking", question: "Is there parking?", answer: "Yes: the garage costs €18 per night, 24 hours a day." }],
       translations: [
         {
