@@ -34,13 +34,15 @@ export class CliError extends Error {
 }
 
 /** Calls the operator API; resolves with the parsed JSON (undefined for 204), throws CliError with the server's message. */
-export async function api(method, path, body) {
+export async function api(method, path, body, contentType = "application/json") {
+  // A body of another type (a file's bytes) is sent as it is.
+  const sent = body === undefined || contentType !== "application/json" ? body : JSON.stringify(body);
   let res;
   try {
     res = await fetch(`${ADMIN_URL}/admin/v1${path}`, {
       method,
-      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "Content-Type": contentType }) },
+      body: sent,
     });
   } catch (error) {
     throw new CliError(`cannot reach ${ADMIN_URL} (${error.cause?.code ?? error.message}); set ADMIN_URL to the service's origin`);

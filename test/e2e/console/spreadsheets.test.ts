@@ -1,12 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { utf16, windows1252 } from "../../workers/support/encodings";
 import { chromiumBrowser } from "../support/browser";
+import { ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer } from "../support/dev-server";
+import { runNode } from "../support/processes";
 
 /**
  * Files from any spreadsheet, in Chromium against `npm run dev`: an administrator uploads what Excel saves as
@@ -135,5 +137,23 @@ describe("files from any spreadsheet, end to end", () => {
     } finally {
       await context.close();
     }
+  });
+
+  it("the operator's CLI sends an Excel file's bytes, says how they were read, and writes CSV with a byte order mark", async () => {
+    const admin = (...args: string[]) =>
+      runNode(join(ROOT, "scripts", "admin.mjs"), args, { env: { ...process.env, ADMIN_URL: server.origin }, input: "" });
+    const path = join(files, "aurora-0013.csv");
+    writeFileSync(path, windows1252(EXCEL_CSV.replaceAll("HO-AUR-0011", "HO-AUR-0013")));
+    const imported = await admin("content", "import", path);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain(`Read ${path} as Windows-1252 (Excel's 'CSV (Comma delimited)').`);
+    expect(await served("HO-AUR-0013", "?lang=pt")).toContain(JSON.stringify(PARKING_PT).slice(1, -1));
+    const exported = join(files, "export.csv");
+    expect((await admin("content", "export", exported)).code).toBe(0);
+    expect([...readFileSync(exported).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(readFileSync(exported, "utf8")).toContain(PARKING_PT);
+    const template = join(files, "template.csv");
+    expect((await admin("content", "template", template)).code).toBe(0);
+    expect(readFileSync(template, "utf8")).toMatch(/^\uFEFFentity,position,category,question,answer,language,source\n/);
   });
 });
