@@ -466,6 +466,14 @@ function describePlan(plan, heading) {
   ].join("\n");
 }
 
+/** The text of a content file's bytes, decoded as the Worker decodes an upload (src/http/text-files.ts), or why not. */
+async function decodedText(file, bytes) {
+  const { decodeTextFile } = await importSource("src/http/text-files.ts");
+  const read = decodeTextFile(new Uint8Array(bytes));
+  if (!("text" in read)) throw new CliError(`${file}: line ${read.line} ${read.message}; nothing was applied`);
+  return read.text;
+}
+
 const content = program.command("content").description("brands, properties, destinations, airports and their FAQs");
 content
   .command("import")
@@ -485,16 +493,20 @@ language and source question. It replaces the FAQ lists of stored entities (a br
   )
   .action(
     run(async (o, file) => {
-      const text = await readFile(file, "utf8").catch((error) => {
+      const bytes = await readFile(file).catch((error) => {
         throw new CliError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
+      // Decoded here as the Worker decodes it; a CSV file still goes up as its bytes, and the Worker says how it read them.
+      const text = await decodedText(file, bytes);
       const format = detectFormat(file, text, o.format);
       const unit = format === "json" ? "record" : "line";
       const { rows, errors: syntaxErrors } = format === "csv" ? { rows: [], errors: [] } : parseContent(text, format);
       const { id } = await api("POST", "/imports");
       try {
-        if (format === "csv") await api("POST", `/imports/${id}/csv`, { csv: text });
-        else {
+        if (format === "csv") {
+          const { encoding } = await api("POST", `/imports/${id}/csv`, new Uint8Array(bytes), { contentType: "text/csv" });
+          console.error(`Read ${file} as ${encoding}.`);
+        } else {
           // Every row goes up, even beside unreadable ones, so one run reports every problem of the file.
           const bar = progressBar("Uploading");
           bar.start(rows.length, 0);
@@ -559,6 +571,20 @@ content
     }),
   );
 content
+  .command("template")
+  .argument("<file>", "where to write, or - for standard output")
+  .description("write a CSV file to start from: the columns, one example FAQ and its translation (the console's template)")
+  .action(
+    run(async (o, file) => {
+      const text = (await importSource("src/catalogue/csv.ts")).csvTemplate();
+      if (file === "-") process.stdout.write(text);
+      else {
+        await writeFile(file, text);
+        console.error(`Wrote the CSV template to ${file}.`);
+      }
+    }),
+  );
+content
   .command("remove")
   .argument("<entityId>")
   .description("remove an entity with its FAQs (a brand with its properties)")
@@ -585,7 +611,7 @@ content
         "PUT",
         `${faqAt(entityId, position)}/translations/${enc(language)}`,
         { question: o.question, answer: o.answer },
-        { "If-Match": "*" },
+        { headers: { "If-Match": "*" } },
       );
       output(o, list, () => `Translated FAQ ${position} of ${entityId} into ${language}.`);
     }),
@@ -598,7 +624,9 @@ content
   .description("remove an FAQ's translation into a language")
   .action(
     run(async (o, entityId, position, language) => {
-      const list = await api("DELETE", `${faqAt(entityId, position)}/translations/${enc(language)}`, undefined, { "If-Match": "*" });
+      const list = await api("DELETE", `${faqAt(entityId, position)}/translations/${enc(language)}`, undefined, {
+        headers: { "If-Match": "*" },
+      });
       output(o, list, () => `Removed the ${language} translation of FAQ ${position} of ${entityId}.`);
     }),
   );

@@ -34,20 +34,17 @@ export class CliError extends Error {
 }
 
 /**
- * Calls the operator API with `headers` besides the token (If-Match); resolves with the parsed JSON (undefined for
- * 204), throws CliError with the server's message.
+ * Calls the operator API; resolves with the parsed JSON (undefined for 204), throws CliError with the server's message.
+ * A body of another `contentType` than JSON (a file's bytes) is sent as it is; `headers` go besides the token (If-Match).
  */
-export async function api(method, path, body, headers = {}) {
+export async function api(method, path, body, { contentType = "application/json", headers = {} } = {}) {
+  const sent = body === undefined || contentType !== "application/json" ? body : JSON.stringify(body);
   let res;
   try {
     res = await fetch(`${ADMIN_URL}/admin/v1${path}`, {
       method,
-      headers: {
-        Authorization: `Bearer ${ADMIN_TOKEN}`,
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "Content-Type": contentType }), ...headers },
+      body: sent,
     });
   } catch (error) {
     throw new CliError(`cannot reach ${ADMIN_URL} (${error.cause?.code ?? error.message}); set ADMIN_URL to the service's origin`);

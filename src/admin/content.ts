@@ -7,6 +7,7 @@ import { withUnlisted } from "../catalogue/file-bounds";
 import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
 import { forgetContentVersion } from "../catalogue/snapshot";
 import { randomId } from "../crypto/random";
+import { charsetOf, decodeTextFile, encodingWords } from "../http/text-files";
 import {
   deleteImport,
   deleteImportRows,
@@ -48,14 +49,27 @@ const RowsUpload = z.strictObject({
     .max(MAX_ROWS_PER_REQUEST)
     .openapi({ description: "Rows with their line in the file (NDJSON) or position (JSON array); sending a line again replaces it." }),
 });
-const CsvUpload = z.strictObject({
-  // Bounded by the request's size (4 MiB, as a chunk of rows), not here.
-  csv: z.string().openapi({
+const CsvUpload = z
+  .strictObject({
+    // Bounded by the request's size (4 MiB, as a chunk of rows), not here.
+    csv: z.string().openapi({
+      description:
+        "A CSV content file, one FAQ a row (docs/operator-cli.md): the FAQ lists of stored entities. The request is at most 4 MiB. Sending one replaces the import's rows.",
+    }),
+  })
+  .openapi({
     description:
-      "A CSV content file, one FAQ a row (docs/operator-cli.md): the FAQ lists of stored entities. The request is at most 4 MiB. Sending one replaces the import's rows.",
-  }),
-});
-const RowsAccepted = z.object({ received: z.number().int(), invalid: z.array(RowError) }).openapi("RowsAccepted");
+      "The file as JSON text, or its bytes as `text/csv` (or `text/tab-separated-values`): UTF-8 with or without a byte order mark, UTF-16 with one, or Windows-1252, as the Content-Type's charset says or else as the bytes show; cells separated by commas, semicolons or tabs.",
+  });
+/** Media types the CSV upload takes as the file's own bytes. */
+const CSV_FILE_TYPES = ["text/csv", "text/tab-separated-values"];
+const RowsAccepted = z
+  .object({
+    received: z.number().int(),
+    invalid: z.array(RowError),
+    encoding: z.string().optional().openapi({ description: "How a CSV file's bytes were read (Windows-1252, UTF-16…)." }),
+  })
+  .openapi("RowsAccepted");
 const ImportPlan = z
   .object({
     importId: z.string(),
@@ -193,13 +207,23 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       method: "post",
       path: "/csv",
       body: CsvUpload,
+      files: CSV_FILE_TYPES,
       summary: "Upload a CSV file whole; its rows are read into records, checked and kept, nothing is applied",
       description: "What was received (one row per entity), and every problem by CSV line and column.",
       schema: RowsAccepted,
     },
     async (c, found, { body }) => {
       const db = c.env.DB;
-      const read = await readContentFile(db, body.csv, "csv");
+      const sent = body as z.output<typeof CsvUpload> | undefined;
+      const file = sent
+        ? { text: sent.csv }
+        : decodeTextFile(new Uint8Array(await c.req.arrayBuffer()), charsetOf(c.req.header("Content-Type")));
+      if (!("text" in file)) {
+        return adminError(c, 400, `The file cannot be read as text: line ${file.line} ${file.message}.`, [
+          { line: file.line, field: "(file)", message: file.message },
+        ]);
+      }
+      const read = await readContentFile(db, file.text, "csv");
       const invalid = withUnlisted(read);
       // A file with problems keeps only them, one row per line, so the plan and commit report all of them.
       const rows: StagedRow[] =
@@ -217,7 +241,7 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
               errors: null,
             }));
       await db.batch([deleteImportRows(db, found.id), ...stageRows(db, found.id, rows)]);
-      return { received: rows.length, invalid };
+      return { received: rows.length, invalid, ...("encoding" in file ? { encoding: encodingWords(file) } : {}) };
     },
   );
 

@@ -33,6 +33,11 @@ export interface OperationSpec<T, P, Q, B, H = undefined> {
   /** Request headers the route reads (`If-Match`), by lower-case name. */
   headers?: H;
   body?: B;
+  /**
+   * Media types the route also takes as a file, its bytes as sent (`text/csv`): the handler reads the body itself,
+   * and `body`, the JSON form, is then not required.
+   */
+  files?: string[];
 }
 
 export interface OperationInput<P, Q, B, H = undefined> {
@@ -49,6 +54,10 @@ export interface OperationInput<P, Q, B, H = undefined> {
 export type Answer<T> = (T extends z.ZodType ? z.input<T> : void) | Response;
 
 export type Handler<T, P, Q, B, H = undefined> = (c: AdminContext, input: OperationInput<P, Q, B, H>) => Answer<T> | Promise<Answer<T>>;
+
+/** Whether the request's body is one of the route's file media types rather than its JSON. */
+const isFile = (c: AdminContext, files: string[] = []) =>
+  files.includes((c.req.header("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase());
 
 /** The operations of one tag of the operator API (`API keys`, `Users`...), registered on `app`. */
 export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
@@ -70,7 +79,17 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
         ...(spec.params ? { params: spec.params } : {}),
         ...(spec.query ? { query: spec.query } : {}),
         ...(spec.headers ? { headers: spec.headers } : {}),
-        ...(spec.body ? { body: { content: jsonContent(spec.body), required: true } } : {}),
+        ...(spec.body
+          ? {
+              body: {
+                content: {
+                  ...jsonContent(spec.body),
+                  ...Object.fromEntries((spec.files ?? []).map((type) => [type, { schema: z.string().openapi({ format: "binary" }) }])),
+                },
+                required: !spec.files,
+              },
+            }
+          : {}),
       },
       responses: {
         [status]: spec.schema ? { description: spec.description, content: jsonContent(spec.schema) } : { description: spec.description },
@@ -94,7 +113,7 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
       const input = {
         params: spec.params ? valid(c, "param") : undefined,
         query: spec.query ? valid(c, "query") : undefined,
-        body: spec.body ? valid(c, "json") : undefined,
+        body: spec.body && !isFile(c, spec.files) ? valid(c, "json") : undefined,
         headers: spec.headers ? valid(c, "header") : undefined,
       } as OperationInput<P, Q, B, H>;
       const answer = await handle(c, input);
@@ -160,7 +179,7 @@ export function resource<P extends z.ZodObject, Row, T extends z.ZodType, Q exte
    * extend the resource's); it answers `schema`, the item unless it says otherwise (undefined: 204).
    */
   const on = <B extends z.ZodType | undefined = undefined, S extends z.ZodType | undefined = T, PP extends P = P>(
-    route: Described & { method: OperationSpec<S, P, Q, B>["method"]; path?: string; params?: PP; body?: B; schema?: S },
+    route: Described & { method: OperationSpec<S, P, Q, B>["method"]; path?: string; params?: PP; body?: B; files?: string[]; schema?: S },
     handle: (c: AdminContext, row: Row, input: OperationInput<PP, Q, B>) => Answer<S> | Promise<Answer<S>>,
   ) =>
     operation<S, PP, Q, B>(

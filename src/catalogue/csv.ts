@@ -4,7 +4,7 @@ import { entitiesByIdOrBrand, type EntityRow } from "../storage/entities";
 import { faqsOfEntities, localizedFaqs, type StoredFaq } from "../storage/faqs";
 import { FILE_BOUNDS, tooManyRecords, tooManyRows } from "./file-bounds";
 import type { StagedRecord } from "./plan";
-import { MAX_FAQS, MAX_LANGUAGES, parseRecord, toRecord, type ContentRecord, type RowError } from "./records";
+import { ContentRecord, MAX_FAQS, MAX_LANGUAGES, parseRecord, toRecord, type RowError } from "./records";
 
 /**
  * Content as CSV: one FAQ a row, for a content team's spreadsheet. A row of the entity's default language has
@@ -47,8 +47,25 @@ export interface CsvFaqList {
   translations: { line: number; language: string; source: string; question: string; answer: string }[];
 }
 
+/** What separates cells: a comma, the semicolon Excel writes where the comma is a decimal sign, or a tab ("Unicode Text"). */
+const DELIMITERS = [",", ";", "\t"] as const;
+
+/** The delimiter the first line is written with: the one that splits it into the most names of columns (a comma on a tie). */
+function delimiterOf(firstLine: string): (typeof DELIMITERS)[number] {
+  const known = (delimiter: string) =>
+    firstLine.split(delimiter).filter((cell) =>
+      (CSV_COLUMNS as readonly string[]).includes(
+        cell
+          .trim()
+          .replace(/^"(.*)"$/, "$1")
+          .toLowerCase(),
+      ),
+    ).length;
+  return DELIMITERS.reduce((best, delimiter) => (known(delimiter) > known(best) ? delimiter : best));
+}
+
 /** The line each row of `text` starts on (1-based, the header is line 1), with the row's cells by column. */
-function rowsOf(file: string): { header: string[]; rows: { line: number; cells: string[] }[]; errors: RowError[] } {
+function rowsOf(file: string, delimiter: string): { header: string[]; rows: { line: number; cells: string[] }[]; errors: RowError[] } {
   const text = file.replace(/^\uFEFF/, "");
   const lineStarts: number[] = [];
   let cursor = 0;
@@ -62,6 +79,7 @@ function rowsOf(file: string): { header: string[]; rows: { line: number; cells: 
     return line;
   };
   Papa.parse<string[]>(text, {
+    delimiter,
     skipEmptyLines: "greedy",
     step: (result, parser) => {
       // The header and FILE_BOUNDS.csvRows rows; one more says the file is too long, and reading stops there.
@@ -106,7 +124,11 @@ const unescapedFormula = (cell: string): string => (/^'[=+\-@\t\r]/.test(cell) ?
 export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[] } {
   // The first line names the columns: one with more separators than a content file could need is refused before it
   // is split, so a header of millions of columns costs a scan of one line, not millions of cells and problems.
-  const firstLine = text.slice(0, Math.min(text.length, 65_536)).split(/\r?\n/, 1)[0] ?? "";
+  const firstLine =
+    text
+      .slice(0, Math.min(text.length, 65_536))
+      .replace(/^\uFEFF/, "")
+      .split(/\r?\n/, 1)[0] ?? "";
   if ((firstLine.match(/[,;\t]/g)?.length ?? 0) >= MAX_CSV_COLUMNS) {
     return {
       lists: [],
@@ -119,7 +141,7 @@ export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[
       ],
     };
   }
-  const { header, rows, errors } = rowsOf(text);
+  const { header, rows, errors } = rowsOf(text, delimiterOf(firstLine));
   for (const column of REQUIRED_COLUMNS) {
     if (!header.includes(column)) {
       errors.push({ line: 1, field: column, message: `is missing: the first line names the columns, and must have ${column}` });
@@ -321,7 +343,10 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** Cells papaparse would leave unquoted that a spreadsheet or a line-based reader breaks: U+2028 and U+2029 end lines too. */
 const quotedCell = (value: unknown): boolean => typeof value === "string" && /[\u2028\u2029]/.test(value);
 
-/** Records as CSV rows, one FAQ a row, in the columns of CSV_COLUMNS; importing the file back changes nothing. */
+/**
+ * Records as CSV rows, one FAQ a row, in the columns of CSV_COLUMNS; importing the file back changes nothing. The
+ * file starts with a UTF-8 byte order mark: without one, Excel reads it in the computer's legacy code page.
+ */
 export function serializeCsv(records: ContentRecord[]): string {
   const rows: string[][] = [];
   for (const record of records) {
@@ -333,7 +358,7 @@ export function serializeCsv(records: ContentRecord[]): string {
       }
     }
   }
-  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n", escapeFormulae: FORMULA_START, quotes: quotedCell })}\n`;
+  return `\uFEFF${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n", escapeFormulae: FORMULA_START, quotes: quotedCell })}\n`;
 }
 
 /**
@@ -359,3 +384,30 @@ export async function withRosters(db: D1Database, records: StagedRecord[]): Prom
     ...stored.map((entity) => ({ line: (line += 1), record: toRecord(entity, localizedFaqs(byEntity.get(entity.id) ?? [])) })),
   ];
 }
+
+/**
+ * A CSV file to start from: the columns, one FAQ of an example hotel and its Portuguese translation, written as an
+ * export writes them. Its ID is no stored entity's, so importing the template unchanged is refused, not applied.
+ */
+export const csvTemplate = (): string =>
+  serializeCsv([
+    ContentRecord.parse({
+      kind: "property",
+      id: "HO-YOUR-HOTEL",
+      name: "Your hotel",
+      brandId: "HO-YOUR-BRAND",
+      faqs: [{ category: "Parking", question: "Is there parking?", answer: "Yes: the garage costs €18 per night, 24 hours a day." }],
+      translations: [
+        {
+          language: "pt",
+          faqs: [
+            {
+              source: "Is there parking?",
+              question: "Há estacionamento?",
+              answer: "Sim: a garagem custa 18 € por noite, 24 horas por dia.",
+            },
+          ],
+        },
+      ],
+    }),
+  ]);

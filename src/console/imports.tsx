@@ -1,7 +1,8 @@
 import { Hono, type Context } from "hono";
 import { CONTENT_FORMATS, formatOf, readContentFile, recordsOf, serializeContent, type ContentFormat } from "../catalogue/content-files";
+import { CSV_COLUMNS, csvTemplate } from "../catalogue/csv";
 import { applyImport, previewImport, type EntityPreview, type ImportPreview } from "../catalogue/content-import";
-import { changeCounts, type FieldChange, type FieldValue } from "../catalogue/record-changes";
+import { changeCounts, type FaqChange, type FieldChange, type FieldValue } from "../catalogue/record-changes";
 import type { StagedRecord } from "../catalogue/plan";
 import type { RowError } from "../catalogue/records";
 import { sha256Hex } from "../crypto/hash";
@@ -37,30 +38,82 @@ const problem = (c: ImportContext, status: number, heading: string, message: str
 
 const keptKey = async (c: ImportContext, digest: string) => `console-import:${await sha256Hex(c.get("token"))}:${digest}`;
 
-const FORMAT_NAMES: Record<ContentFormat, string> = { ndjson: "NDJSON", json: "JSON", csv: "CSV" };
+const FORMAT_NAMES: Record<ContentFormat, string> = { csv: "CSV (for a spreadsheet)", ndjson: "NDJSON", json: "JSON" };
+/** The formats an export offers, a spreadsheet's first. */
+const EXPORT_FORMATS: ContentFormat[] = ["csv", "ndjson", "json"];
 
-const uploadPage = (viewer: Viewer) => (
+/** What each column of a CSV content file means, in the order an export writes them. */
+const COLUMN_MEANINGS: Record<(typeof CSV_COLUMNS)[number], string> = {
+  entity: "The ID of the brand, hotel or page the FAQ belongs to (HO-AUR-0001). Required on every row.",
+  position: "The FAQ's place in its list: 1, 2, 3… Empty: after the numbered ones, in the file's order.",
+  category: "The FAQ's topic (Parking, Breakfast…). Required on a row in the default language; empty on a translation.",
+  question: "The question, as guests ask it. Required.",
+  answer: "The answer. Required.",
+  language: "Empty for the default language. On a translation row, its language (pt, pt-BR, de…).",
+  source: "Empty for the default language. On a translation row, the question it translates, as its own row writes it.",
+};
+
+/** What the person may export: everything first, then each brand, hotel or page by name. */
+type ExportChoice = Pick<EntityRow, "id" | "name" | "kind">;
+
+const uploadPage = (viewer: Viewer, choices: ExportChoice[]) => (
   <Page title="Import FAQs" viewer={viewer}>
     <h1>Import FAQs from a file</h1>
     <p>
-      A file in NDJSON, JSON or CSV (one FAQ a row). You see what would be added, changed and removed before anything changes. The FAQs of
-      each brand, hotel or page in the file become the file's list: FAQs left out are removed.
+      A file in CSV (one FAQ a row, as a spreadsheet saves it), NDJSON or JSON. You see what would be added, changed and removed before
+      anything changes. The FAQs of each brand, hotel or page in the file become the file's list: FAQs left out are removed.
+    </p>
+    <p>
+      Any spreadsheet's CSV is read: UTF-8, Excel's "CSV (Comma delimited)" (Windows-1252) and "Unicode Text" (UTF-16), with commas,
+      semicolons or tabs between the cells. The check says how the file was read.
     </p>
     <form method="post" action="/console/import" enctype="multipart/form-data">
       <Csrf token={viewer.csrf} />
       <label for="file">Content file</label>
-      <input id="file" name="file" type="file" accept=".csv,.json,.ndjson,.jsonl,text/csv,application/json" required />
+      <input
+        id="file"
+        name="file"
+        type="file"
+        accept=".csv,.txt,.tsv,.json,.ndjson,.jsonl,text/csv,application/json"
+        required
+        aria-describedby="columns-heading"
+      />
       <button class="primary" type="submit">
         Check the file
       </button>
     </form>
+    <h2 id="columns-heading">The columns of a CSV file</h2>
+    <p>
+      The first line names the columns; entity, category, question and answer are required. Start from{" "}
+      <a href="/console/import/template.csv" download>
+        the template (CSV)
+      </a>{" "}
+      or from an export below.
+    </p>
+    <dl class="columns">
+      {CSV_COLUMNS.map((column) => (
+        <>
+          <dt>
+            <code>{column}</code>
+          </dt>
+          <dd>{COLUMN_MEANINGS[column]}</dd>
+        </>
+      ))}
+    </dl>
     <h2>Export</h2>
     <form method="get" action="/console/export">
       <label for="scope">What to export</label>
-      <input id="scope" name="scope" value="all" />
+      <select id="scope" name="scope">
+        <option value="all">Everything I may see</option>
+        {choices.map((entity) => (
+          <option value={entity.id}>
+            {entity.name} ({entity.id}){entity.kind === "brand" ? ", with its hotels" : ""}
+          </option>
+        ))}
+      </select>
       <label for="format">Format</label>
       <select id="format" name="format">
-        {CONTENT_FORMATS.map((format) => (
+        {EXPORT_FORMATS.map((format) => (
           <option value={format}>{FORMAT_NAMES[format]}</option>
         ))}
       </select>{" "}
@@ -128,11 +181,16 @@ const FIELD_WORDS: Record<string, string> = {
 const fieldWords = (field: string) => FIELD_WORDS[field] ?? field.replace(/^name \((.+)\)$/, "Name in $1");
 const valueText = (value: FieldValue) => (value === null ? "(none)" : String(value));
 
+/** The entities an import changes (adds, changes or removes), in the file's order. */
+const changing = (preview: ImportPreview) => preview.entities.filter((entity) => entity.status !== "unchanged");
+
+const entityCounts = (entity: EntityPreview) => changeCounts(entity.changes, (entity.after ?? entity.before)?.defaultLanguage ?? "en");
+
 /** The import's totals, in one sentence each: what the content team checks before anything else. */
-function summaryOf(preview: ImportPreview): string[] {
+function summaryOf(preview: ImportPreview, encoding: string): string[] {
   const totals = preview.entities.reduce(
     (sum, entity) => {
-      const counts = changeCounts(entity.changes, (entity.after ?? entity.before)?.defaultLanguage ?? "en");
+      const counts = entityCounts(entity);
       for (const kind of ["added", "changed", "removed"] as const) {
         sum.faqs[kind] += counts.faqs[kind];
         sum.translations[kind] += counts.translations[kind];
@@ -142,7 +200,10 @@ function summaryOf(preview: ImportPreview): string[] {
     },
     { faqs: { added: 0, changed: 0, removed: 0 }, translations: { added: 0, changed: 0, removed: 0 }, fields: 0 },
   );
-  const lines = [`FAQs added: ${totals.faqs.added}, changed: ${totals.faqs.changed}, removed: ${totals.faqs.removed}.`];
+  const lines = [
+    `Read as ${encoding}.`,
+    `FAQs added: ${totals.faqs.added}, changed: ${totals.faqs.changed}, removed: ${totals.faqs.removed}.`,
+  ];
   const t = totals.translations;
   if (t.added + t.changed + t.removed > 0) lines.push(`Translations added: ${t.added}, changed: ${t.changed}, removed: ${t.removed}.`);
   if (totals.fields > 0) lines.push(`Details changed (names, web pages, brands): ${totals.fields}.`);
@@ -155,6 +216,19 @@ function summaryOf(preview: ImportPreview): string[] {
   ].filter(([, n]) => n !== 0);
   lines.push(`Brands, hotels and pages: ${entities.map(([word, n]) => `${n} ${word}`).join(", ")}.`);
   return lines;
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/** What an import did to one entity, counted: "2 FAQs changed, 1 translation added, name changed". */
+function countWords(entity: EntityPreview): string {
+  const counts = entityCounts(entity);
+  const words = (["added", "changed", "removed"] as const).flatMap((kind) => [
+    ...(counts.faqs[kind] > 0 ? [`${plural(counts.faqs[kind], "FAQ", "FAQs")} ${kind}`] : []),
+    ...(counts.translations[kind] > 0 ? [`${plural(counts.translations[kind], "translation", "translations")} ${kind}`] : []),
+  ]);
+  if (entity.status !== "removed" && counts.fields > 0) words.push(plural(counts.fields, "detail", "details") + " changed");
+  return words.join(", ") || STATUS_WORDS[entity.status];
 }
 
 const ChangeTable = ({ caption, rows }: { caption: string; rows: FieldChange[] }) => (
@@ -179,29 +253,36 @@ const ChangeTable = ({ caption, rows }: { caption: string; rows: FieldChange[] }
   </table>
 );
 
-/** What the import does to one entity: its fields, then each FAQ it adds, changes or removes, language by language. */
+/** A removed FAQ's question and answer as they were: what the confirmation removes, read before it goes. */
+function removedFields(entity: EntityPreview, faq: FaqChange): FieldChange[] {
+  const before = entity.before;
+  if (!before) return [];
+  const own = (before.defaultLanguage ?? "en") === faq.language;
+  const rows: { question: string; answer: string }[] = own
+    ? before.faqs
+    : (before.translations?.find((translation) => translation.language === faq.language)?.faqs ?? []);
+  const row = rows.find((candidate) => candidate.question === faq.question);
+  return row
+    ? [
+        { field: "question", before: row.question, after: null },
+        { field: "answer", before: row.answer, after: null },
+      ]
+    : [];
+}
+
+/** What the import does to one entity: its fields, then each FAQ it adds, changes or removes, old and new, language by language. */
 const EntityChanges = ({ entity }: { entity: EntityPreview }) => (
-  <section class="entity">
-    <h2>
+  <section class="entity" aria-labelledby={`entity-${entity.id}`}>
+    <h2 id={`entity-${entity.id}`}>
       {entity.name} ({entity.id}): {STATUS_WORDS[entity.status]}
     </h2>
     {entity.status !== "removed" && entity.changes.fields.length > 0 && <ChangeTable caption="Details" rows={entity.changes.fields} />}
-    {entity.changes.faqs.map((faq) =>
-      faq.change === "changed" ? (
-        <ChangeTable caption={`${CHANGE_WORDS[faq.change]} (${faq.language}): ${faq.question}`} rows={faq.fields} />
-      ) : (
-        <details class={faq.change}>
-          <summary>
-            {CHANGE_WORDS[faq.change]} ({faq.language}): {faq.question}
-          </summary>
-          {faq.fields.map((field) => (
-            <p>
-              <strong>{fieldWords(field.field)}:</strong> {valueText(field.after)}
-            </p>
-          ))}
-        </details>
-      ),
-    )}
+    {entity.changes.faqs.map((faq) => (
+      <ChangeTable
+        caption={`${CHANGE_WORDS[faq.change]} (${faq.language}): ${faq.question}`}
+        rows={faq.change === "removed" ? removedFields(entity, faq) : faq.fields}
+      />
+    ))}
   </section>
 );
 
@@ -213,7 +294,12 @@ const removalWords = (preview: ImportPreview) =>
     : `Remove these ${preview.removals} FAQs`;
 const removes = (preview: ImportPreview) => preview.removals + preview.entityRemovals > 0;
 
-const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) => (
+/**
+ * The check of an upload: the summary, then the confirmation, then only the entities that change, each change old
+ * and new. The button comes before the details so a long import is committed without scrolling past them; a second
+ * one after them submits the same form.
+ */
+const previewPage = (viewer: Viewer, preview: ImportPreview, encoding: string, notice?: string) => (
   <Page title="Check the import" viewer={viewer}>
     <h1>Check the import</h1>
     {notice && (
@@ -222,16 +308,11 @@ const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) =>
       </p>
     )}
     <div id="summary">
-      {summaryOf(preview).map((line) => (
+      {summaryOf(preview, encoding).map((line) => (
         <p>{line}</p>
       ))}
     </div>
-    {preview.entities
-      .filter((entity) => entity.status !== "unchanged")
-      .map((entity) => (
-        <EntityChanges entity={entity} />
-      ))}
-    <form method="post" action="/console/import/confirm">
+    <form method="post" action="/console/import/confirm" id="confirm-import">
       <Csrf token={viewer.csrf} />
       <input type="hidden" name="digest" value={preview.digest} />
       {removes(preview) && (
@@ -245,8 +326,45 @@ const previewPage = (viewer: Viewer, preview: ImportPreview, notice?: string) =>
       </button>{" "}
       <a href="/console/import">Cancel</a>
     </form>
+    {changing(preview).map((entity) => (
+      <EntityChanges entity={entity} />
+    ))}
+    {changing(preview).length > 1 && (
+      <p>
+        <button class="primary" type="submit" form="confirm-import">
+          Import
+        </button>
+      </p>
+    )}
   </Page>
 );
+
+/** What was saved, by entity: the content team's record of the import. */
+const importedPage = (viewer: Viewer, preview: ImportPreview) => {
+  const changed = changing(preview);
+  return (
+    <Page title="Imported" viewer={viewer}>
+      <h1>Imported</h1>
+      <p class="notice ok" role="status">
+        {changed.length === 0
+          ? "The file matches what is stored: nothing changed."
+          : `Saved: ${plural(changed.length, "brand, hotel or page", "brands, hotels or pages")} changed.`}
+      </p>
+      {changed.length > 0 && (
+        <ul id="saved">
+          {changed.map((entity) => (
+            <li>
+              {entity.name} ({entity.id}): {countWords(entity)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p>
+        <a href="/console">Back to your content</a> · <a href="/console/import">Import another file</a>
+      </p>
+    </Page>
+  );
+};
 
 /** The entities of `records` (and, for a new property, its brand) the person may not edit, by line. */
 async function outOfReach(c: ImportContext, records: StagedRecord[]): Promise<RowError[]> {
@@ -344,20 +462,44 @@ const canImport = (access: ConsoleAccess) => access.grants.some((grant) => grant
 const readOnly = (c: ImportContext) =>
   problem(c, 403, "You can read content but not change it", "Ask your organization's administrator if you need to import FAQs.");
 
-importRoutes.get("/console/import", (c) => {
+/** The entities the person may see, by name: what an export may hold. */
+async function visibleEntities(c: ImportContext): Promise<EntityRow[]> {
+  const access = c.get("access");
+  const within = await entitiesWithin(c.env.DB, { reach: reachOf(access), scope: access.scope, search: "", limit: EXPORT_LIMIT });
+  return within.filter((entity) => roleOn(access, entity) !== null);
+}
+
+importRoutes.get("/console/import", async (c) => {
   if (!canImport(c.get("access"))) return readOnly(c);
-  return page(render(uploadPage(c.get("viewer"))));
+  return page(render(uploadPage(c.get("viewer"), await visibleEntities(c))));
 });
+
+importRoutes.get("/console/import/template.csv", (c) => {
+  if (!canImport(c.get("access"))) return readOnly(c);
+  return csvFile(csvTemplate(), "faq-template.csv");
+});
+
+/** A file kept between the check and the confirmation: its text, format and how its bytes were read. */
+interface KeptFile {
+  text: string;
+  format: ContentFormat;
+  encoding: string;
+}
 
 importRoutes.post("/console/import", async (c) => {
   if (!canImport(c.get("access"))) return readOnly(c);
   const form = c.get("form");
+  const undecodable = form.get("file.problem");
+  if (undecodable !== null) {
+    const line = Number(form.get("file.line") ?? "1");
+    return page(render(problemsPage(c.get("viewer"), [{ line, field: "The file", message: undecodable }])), 400);
+  }
   const text = form.get("file") ?? "";
-  const format = formatOf(form.get("file.name") ?? "", text);
-  const read = await planned(c, text, format);
+  const kept: KeptFile = { text, format: formatOf(form.get("file.name") ?? "", text), encoding: form.get("file.encoding") ?? "UTF-8" };
+  const read = await planned(c, kept.text, kept.format);
   if ("response" in read) return read.response;
-  await c.env.OAUTH_KV.put(await keptKey(c, read.preview.digest), JSON.stringify({ text, format }), { expirationTtl: KEPT_SECONDS });
-  return page(render(previewPage(c.get("viewer"), read.preview)));
+  await c.env.OAUTH_KV.put(await keptKey(c, read.preview.digest), JSON.stringify(kept), { expirationTtl: KEPT_SECONDS });
+  return page(render(previewPage(c.get("viewer"), read.preview, kept.encoding)));
 });
 
 importRoutes.post("/console/import/confirm", async (c) => {
@@ -365,7 +507,7 @@ importRoutes.post("/console/import/confirm", async (c) => {
   const form = c.get("form");
   const digest = form.get("digest") ?? "";
   const key = await keptKey(c, /^[0-9a-f]{64}$/.test(digest) ? digest : "none");
-  const kept = await c.env.OAUTH_KV.get<{ text: string; format: ContentFormat }>(key, "json");
+  const kept = await c.env.OAUTH_KV.get<KeptFile>(key, "json");
   if (!kept)
     return problem(
       c,
@@ -383,6 +525,7 @@ importRoutes.post("/console/import/confirm", async (c) => {
         previewPage(
           c.get("viewer"),
           preview,
+          kept.encoding,
           "The content changed since you checked the file; nothing was imported. Check what the import would do now.",
         ),
       ),
@@ -392,7 +535,14 @@ importRoutes.post("/console/import/confirm", async (c) => {
   if (removes(preview) && form.get("remove") !== removalKey(preview)) {
     const words = removalWords(preview);
     return page(
-      render(previewPage(c.get("viewer"), preview, `Nothing was imported: this import removes content. Tick "${words}" to confirm.`)),
+      render(
+        previewPage(
+          c.get("viewer"),
+          preview,
+          kept.encoding,
+          `Nothing was imported: this import removes content. Tick "${words}" to confirm.`,
+        ),
+      ),
       400,
     );
   }
@@ -405,43 +555,31 @@ importRoutes.post("/console/import/confirm", async (c) => {
       "Nothing was imported. Upload the file again to see what it would do now.",
     );
   await c.env.OAUTH_KV.delete(key);
-  const changed = preview.entities.filter((e) => e.status !== "unchanged").length;
-  return page(
-    render(
-      <Page title="Imported" viewer={c.get("viewer")}>
-        <h1>Imported</h1>
-        <p class="notice ok" role="status">
-          {changed === 0
-            ? "The file matches what is stored: nothing changed."
-            : `Saved: ${changed} ${changed === 1 ? "brand, hotel or page" : "brands, hotels or pages"} changed.`}
-        </p>
-        <p>
-          <a href="/console">Back to your content</a>
-        </p>
-      </Page>,
-    ),
-  );
+  return page(render(importedPage(c.get("viewer"), preview)));
 });
 
-importRoutes.get("/console/export", async (c) => {
-  const access = c.get("access");
-  const scope = (c.req.query("scope") ?? "all").trim();
-  const format = c.req.query("format") ?? "ndjson";
-  if (!(CONTENT_FORMATS as readonly string[]).includes(format)) return problem(c, 400, "Unknown format", "Choose NDJSON, JSON or CSV.");
-  const within = await entitiesWithin(c.env.DB, { reach: reachOf(access), scope: access.scope, search: "", limit: EXPORT_LIMIT });
-  const entities = within
-    .filter((entity) => roleOn(access, entity) !== null && (scope === "all" || entity.id === scope || entity.brand_id === scope))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  if (entities.length === 0) return problem(c, 404, "Not found", "There is no brand, hotel or page with this ID that you may see.");
-  const body = serializeContent(await recordsOf(c.env.DB, entities), format as ContentFormat);
-  const type = format === "csv" ? "text/csv" : format === "json" ? "application/json" : "application/x-ndjson";
-  const name = `${scope === "all" ? "content" : scope}.${format}`.replace(/[^A-Za-z0-9._-]/g, "_");
-  return new Response(body, {
+const CONTENT_TYPES: Record<ContentFormat, string> = { csv: "text/csv", json: "application/json", ndjson: "application/x-ndjson" };
+
+/** A file to save, never shown in the browser. */
+const download = (body: string, format: ContentFormat, name: string) =>
+  new Response(body, {
     headers: {
-      "Content-Type": `${type}; charset=utf-8`,
-      "Content-Disposition": `attachment; filename="${name}"`,
+      "Content-Type": `${CONTENT_TYPES[format]}; charset=utf-8`,
+      "Content-Disposition": `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },
   });
+const csvFile = (body: string, name: string) => download(body, "csv", name);
+
+importRoutes.get("/console/export", async (c) => {
+  const scope = (c.req.query("scope") ?? "all").trim();
+  const format = c.req.query("format") ?? "csv";
+  if (!(CONTENT_FORMATS as readonly string[]).includes(format)) return problem(c, 400, "Unknown format", "Choose CSV, NDJSON or JSON.");
+  const entities = (await visibleEntities(c))
+    .filter((entity) => scope === "all" || entity.id === scope || entity.brand_id === scope)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (entities.length === 0) return problem(c, 404, "Not found", "There is no brand, hotel or page with this ID that you may see.");
+  const body = serializeContent(await recordsOf(c.env.DB, entities), format as ContentFormat);
+  return download(body, format as ContentFormat, `${scope === "all" ? "content" : scope}.${format}`);
 });

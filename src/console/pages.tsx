@@ -56,6 +56,10 @@ select{width:auto;min-width:12rem;background:var(--card)}
 .compare{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:1rem}
 ul.changes{margin:0;padding-left:1rem}
 ul.changes li{overflow-wrap:anywhere}
+table.changes{table-layout:fixed;margin:0 0 1rem}
+table.changes caption{text-align:left;font-weight:600;padding:.5rem 0}
+table.changes caption,table.changes th,table.changes td{overflow-wrap:anywhere}
+select{max-width:100%}
 input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align:middle}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
 `;

@@ -4,7 +4,8 @@ import { readFaqList } from "../catalogue/faq-edits";
 import { CONSOLE_SIGN_IN_REALM } from "../catalogue/people";
 import { constantTimeEqual } from "../crypto/hash";
 import { randomSecret } from "../crypto/random";
-import { BodyTooLarge, readBodyText } from "../http/body";
+import { BodyTooLarge, readBodyBytes, readBodyText } from "../http/body";
+import { charsetOf, decodeTextFile, encodingWords, isDecoded } from "../http/text-files";
 import { checkPassword } from "../rate-limit/password-sign-in";
 import { callerAddress } from "../rate-limit/token-requests";
 import { grantsOf } from "../storage/console-grants";
@@ -63,9 +64,9 @@ async function readForm(request: Request, upload = false): Promise<URLSearchPara
     return problem(415, "This form could not be read", "The form must be sent as a web form. Go back and try again.");
   }
   try {
-    const text = await readBodyText(request, upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES);
-    if (!multipart) return new URLSearchParams(text);
-    const parts = await new Request(request.url, { method: "POST", headers: { "Content-Type": type }, body: text })
+    if (!multipart) return new URLSearchParams(await readBodyText(request, upload ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES));
+    const bytes = await readBodyBytes(request, MAX_UPLOAD_BYTES);
+    const parts = await new Request(request.url, { method: "POST", headers: { "Content-Type": type }, body: bytes })
       .formData()
       .catch(() => null);
     if (!parts)
@@ -74,8 +75,16 @@ async function readForm(request: Request, upload = false): Promise<URLSearchPara
     for (const [name, value] of parts) {
       if (typeof value === "string") form.append(name, value);
       else {
-        form.append(name, await value.text());
+        // A file is read from its bytes in the encoding its spreadsheet saved it in; one that is not text says where.
+        const read = decodeTextFile(new Uint8Array(await value.arrayBuffer()), charsetOf(value.type));
         form.append(`${name}.name`, value.name);
+        if (isDecoded(read)) {
+          form.append(name, read.text);
+          form.append(`${name}.encoding`, encodingWords(read));
+        } else {
+          form.append(`${name}.line`, String(read.line));
+          form.append(`${name}.problem`, read.message);
+        }
       }
     }
     return form;

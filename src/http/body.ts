@@ -4,14 +4,19 @@ import { createMiddleware } from "hono/factory";
 /** The request body is larger than the surface accepts. */
 export class BodyTooLarge extends Error {}
 
-/**
- * The request body as UTF-8 text, counting bytes as they arrive and stopping at `maxBytes`:
- * `Content-Length` is only a hint, so a client that lies about it cannot make us buffer more.
- */
+/** The request body as UTF-8 text, at most `maxBytes` of it (readBodyBytes). */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+}
+
+/**
+ * The request body's bytes, counted as they arrive and stopping at `maxBytes`: `Content-Length` is only a hint,
+ * so a client that lies about it cannot make us buffer more.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLarge();
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -31,12 +36,12 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
 /**
  * Caps the request body at `maxBytes(c)`, counted as it arrives, before any handler parses it; the
- * body is then read from memory. `tooLarge` answers in the surface's own error shape.
+ * body is then read from memory, its bytes as sent (a file upload decodes them itself). `tooLarge` answers in the surface's own error shape.
  */
 export function bodyLimit<E extends Env>(maxBytes: (c: Context<E>) => number, tooLarge: (c: Context<E>, maxBytes: number) => Response) {
   return createMiddleware<E>(async (c, next) => {
@@ -44,7 +49,7 @@ export function bodyLimit<E extends Env>(maxBytes: (c: Context<E>) => number, to
     if (c.req.raw.body && c.req.method !== "GET" && c.req.method !== "HEAD") {
       const limit = maxBytes(c);
       try {
-        c.req.raw = new Request(c.req.raw, { body: await readBodyText(c.req.raw, limit) });
+        c.req.raw = new Request(c.req.raw, { body: await readBodyBytes(c.req.raw, limit) });
       } catch (error) {
         if (error instanceof BodyTooLarge) return tooLarge(c, limit);
         throw error;

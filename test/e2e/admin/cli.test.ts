@@ -64,7 +64,7 @@ describe("npm run admin", () => {
       ...group("user", "list", "show", "create", "disable", "enable", "reset-password"),
       ...group("people", "list", "invite", "grant", "revoke", "disable"),
       ...group("connector-client", "list", "show", "create", "redirect-uri add", "redirect-uri remove", "delete"),
-      ...group("content", "import", "export", "remove", "translate", "untranslate", "untranslated"),
+      ...group("content", "import", "export", "template", "remove", "translate", "untranslate", "untranslated"),
       ...group("lexicon", "list", "add", "remove"),
       ...group("search", "plan", "reindex"),
       ...group("insights", "unanswered"),

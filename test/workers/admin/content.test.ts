@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { admin, adminJson, exportAll, importRecords, stageImport } from "../support/admin";
+import { ADMIN, ADMIN_AUTH, admin, adminJson, exportAll, importRecords, stageImport } from "../support/admin";
+import { utf16, windows1252 } from "../support/encodings";
 import { get } from "../support/content";
 import { expectEnvelope } from "../support/mcp";
 import { analyze } from "../../../src/search/analyze";
@@ -395,5 +396,53 @@ describe("content removal", () => {
     await expectEnvelope(await admin("DELETE", "/content/entities/HO-GONE"), 404, "not_found");
     const [entry] = (await adminJson("GET", "/audit?target=HO-GONE")).entries;
     expect(entry).toMatchObject({ action: "content.remove", detail: { kind: "brand", properties: 2 } });
+  });
+});
+
+describe("content import of a CSV file's bytes", () => {
+  const EXCEL =
+    "entity;position;category;question;answer;language;source\r\nHO-AUR-0008;1;Parking;Is there parking?;€18 per night – garage at 5 °C, café nearby;;\r\n";
+  const fetchBytes = (id: string, bytes: Uint8Array, type: string) =>
+    SELF.fetch(`${ADMIN}/imports/${id}/csv`, { method: "POST", headers: { ...ADMIN_AUTH, "Content-Type": type }, body: bytes });
+  const faqsOf = async (entityId: string) =>
+    (await adminJson("GET", `/content/entities/${entityId}/faqs`)).faqs as { question: string; answer: string }[];
+
+  it("reads Windows-1252 with semicolons and CRLF (Excel's 'CSV (Comma delimited)'), detected, and imports € ° – é unchanged", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const res = await fetchBytes(id, windows1252(EXCEL), "text/csv");
+    expect(await res.json()).toEqual({ received: 1, invalid: [], encoding: "Windows-1252 (Excel's 'CSV (Comma delimited)')" });
+    await adminJson("POST", `/imports/${id}/commit`);
+    expect((await faqsOf("HO-AUR-0008"))[0]).toMatchObject({ answer: "€18 per night – garage at 5 °C, café nearby" });
+  });
+
+  it("honours a declared charset, and reads UTF-16 with its mark, tab-separated (Excel's 'Unicode Text')", async () => {
+    const declared = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const res = await fetchBytes(declared.id, windows1252(EXCEL), "text/csv; charset=windows-1252");
+    expect(await res.json()).toMatchObject({ received: 1, invalid: [], encoding: "Windows-1252 (as the upload's charset said)" });
+    await admin("DELETE", `/imports/${declared.id}`);
+
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const tabbed = EXCEL.replaceAll(";", "\t")
+      .replace("€18 per night", "€19 per night, açúcar")
+      .concat("HO-AUR-0008\t1\t\tHá estacionamento?\tSim: 19 € por noite, pão incluído\tpt\tIs there parking?\r\n");
+    const accepted = await (await fetchBytes(id, utf16(tabbed), "text/tab-separated-values")).json();
+    expect(accepted).toMatchObject({ received: 1, invalid: [], encoding: "UTF-16 little-endian (Excel's 'Unicode Text')" });
+    await adminJson("POST", `/imports/${id}/commit`);
+    expect((await faqsOf("HO-AUR-0008"))[0]!.answer).toBe("€19 per night, açúcar – garage at 5 °C, café nearby");
+    const served = await get("/api/v3/content/HO-AUR-0008/faq.json?lang=pt");
+    expect(await served.text()).toContain("Sim: 19 € por noite, pão incluído");
+  });
+
+  it("refuses bytes that are not text, by line, and stages nothing", async () => {
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const bytes = Uint8Array.from([...new TextEncoder().encode("entity,category,question,answer\nHO-AUR-0008,"), 0, 0, 0xff]);
+    const res = await fetchBytes(id, bytes, "text/csv");
+    expect(res.status).toBe(400);
+    const body = await res.json<{ error: { details: unknown } }>();
+    expect(body.error.details).toEqual([{ line: 2, field: "(file)", message: expect.stringContaining("NUL") }]);
+    expect((await adminJson("GET", `/imports/${id}`)).rows).toBe(0);
+    const unknown = await fetchBytes(id, windows1252(EXCEL), "text/csv; charset=klingon");
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json<{ error: { message: string } }>()).error.message).toContain("klingon");
   });
 });

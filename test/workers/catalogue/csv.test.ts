@@ -20,7 +20,8 @@ const RECORD: ContentRecord = {
 describe("CSV content files", () => {
   it("writes one FAQ a row and reads it back, a quoted line break keeping the next row's line right", () => {
     const csv = serializeCsv([RECORD]);
-    expect(csv.split("\n")[0]).toBe("entity,position,category,question,answer,language,source");
+    // A UTF-8 byte order mark first, so Excel reads the file as UTF-8.
+    expect(csv.split("\n")[0]).toBe("\uFEFFentity,position,category,question,answer,language,source");
     const { lists, errors } = parseCsv(csv);
     expect(errors).toEqual([]);
     expect(lists).toEqual([
@@ -34,6 +35,23 @@ describe("CSV content files", () => {
         translations: [{ line: 5, language: "pt", source: "Are dogs welcome?", question: "Aceitam cães?", answer: "Sim." }],
       },
     ]);
+  });
+
+  it("reads cells separated as the header is: Excel's ';', a tab, or a comma, whatever the cells hold", () => {
+    const comma = serializeCsv([RECORD]);
+    for (const delimiter of [";", "\t"]) {
+      const rows = [
+        ["entity", "position", "category", "question", "answer", "language", "source"],
+        ["HO-A-1", "1", "Parking", "Is there parking, too?", "Yes; €18, 24 h.", "", ""],
+        ["HO-A-1", "1", "", "Há estacionamento?", "Sim; 18 €.", "pt", "Is there parking, too?"],
+      ];
+      const csv = rows.map((row) => row.map((cell) => (cell.includes(delimiter) ? `"${cell}"` : cell)).join(delimiter)).join("\r\n");
+      const { lists, errors } = parseCsv(csv);
+      expect(errors, delimiter).toEqual([]);
+      expect(lists[0]!.faqs).toEqual([{ line: 2, category: "Parking", question: "Is there parking, too?", answer: "Yes; €18, 24 h." }]);
+      expect(lists[0]!.translations[0]).toMatchObject({ line: 3, language: "pt", answer: "Sim; 18 €." });
+    }
+    expect(parseCsv(comma).errors).toEqual([]);
   });
 
   it("orders an entity's FAQs by position, and reports every problem by line and column", () => {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, adminJson, importRecords } from "../support/admin";
 import type { Browser } from "../support/connector";
-import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped, upload } from "../support/console";
+import { addPeople, BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped, upload } from "../support/console";
+import { utf16, windows1252 } from "../support/encodings";
 
 const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
 
@@ -322,5 +323,102 @@ describe("removing whole hotels", () => {
     expect(res.status).toBe(403);
     expect(unescaped(await res.text())).toContain("The file leaves out HO-SHR-2, which another organization also publishes or looks after");
     expect((await admin("GET", "/content/entities/HO-SHR-2/faqs")).status).toBe(200);
+  });
+});
+
+describe("files from any spreadsheet", () => {
+  const EXCEL = [
+    "entity;position;category;question;answer;language;source",
+    "HO-AUR-0009;1;Parking;Is there parking?;€18 per night – garage at 5 °C;;",
+    "HO-AUR-0009;2;Breakfast;Is breakfast included?;Yes: café, croissants and açúcar;;",
+    "HO-AUR-0009;1;;Há estacionamento?;18 € por noite – garagem a 5 °C;pt;Is there parking?",
+  ].join("\r\n");
+
+  async function uploadBytes(browser: Browser, name: string, bytes: Uint8Array): Promise<Response> {
+    const form = new FormData();
+    form.set("csrf", fieldOf(await pageOf(browser, "/import"), "csrf"));
+    form.set("file", new File([bytes], name, { type: "text/csv" }));
+    return browser.request(`${CONSOLE}/import`, { method: "POST", body: form });
+  }
+
+  it("reads Excel's Windows-1252 ';' CRLF file, says so, and saves € ° – é ç unchanged, naming what was saved", async () => {
+    const ines = await signedIn(INES);
+    const res = await uploadBytes(ines, "aurora.csv", windows1252(EXCEL));
+    const html = unescaped(await res.text());
+    expect(res.status, html.slice(0, 2000)).toBe(200);
+    expect(html).toContain("Read as Windows-1252 (Excel's 'CSV (Comma delimited)').");
+    expect(html).toContain("€18 per night – garage at 5 °C");
+    expect(html).not.toContain("\uFFFD");
+    const done = await postForm(ines, "/import/confirm", {
+      csrf: fieldOf(html, "csrf"),
+      digest: fieldOf(html, "digest"),
+      remove: fieldOf(html, "remove"),
+    });
+    const result = unescaped(await done.text());
+    expect(done.status, result.slice(0, 2000)).toBe(200);
+    expect(result).toMatch(/<li>[^<]+ \(HO-AUR-0009\): [^<]*FAQs? (added|changed)/);
+    const faqs = await faqsOf("HO-AUR-0009");
+    expect(faqs.map((f) => f.answer)).toEqual(["€18 per night – garage at 5 °C", "Yes: café, croissants and açúcar"]);
+  });
+
+  it("reads UTF-16 'Unicode Text' (tab-separated) and says so", async () => {
+    const ines = await signedIn(INES);
+    const res = await uploadBytes(ines, "aurora.txt", utf16(EXCEL.replaceAll(";", "\t")));
+    const html = unescaped(await res.text());
+    expect(res.status, html.slice(0, 2000)).toBe(200);
+    expect(html).toContain("Read as UTF-16 little-endian (Excel's 'Unicode Text').");
+  });
+
+  it("refuses a file that is not text, with the line, and imports nothing", async () => {
+    const ines = await signedIn(INES);
+    const before = await faqsOf("HO-AUR-0009");
+    const res = await uploadBytes(ines, "photo.csv", Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+    const html = unescaped(await res.text());
+    expect(res.status).toBe(400);
+    expect(html).toContain("<td>2</td><td>The file</td><td>The file holds the control character U+001A, which is not text.");
+    expect(await faqsOf("HO-AUR-0009")).toEqual(before);
+  });
+
+  it("answers another organization's hotel in an Excel file exactly as a missing one", async () => {
+    const bea = await signedIn(BOREAL);
+    const theirs = await uploadBytes(bea, "a.csv", windows1252(EXCEL));
+    const missing = await uploadBytes(bea, "a.csv", windows1252(EXCEL.replaceAll("HO-AUR-0009", "HO-NONE-0009")));
+    expect(theirs.status).toBe(400);
+    expect(missing.status).toBe(400);
+    const words = async (res: Response) => (await res.text()).replace(/<input type="hidden" name="csrf"[^>]*>/g, "");
+    expect((await words(theirs)).replaceAll("HO-AUR-0009", "HO-NONE-0009")).toBe(await words(missing));
+  });
+
+  it("exports CSV with a UTF-8 byte order mark, by default, and the export imports back unchanged", async () => {
+    const bruno = await signedIn(BRUNO);
+    const res = await bruno.request(`${CONSOLE}/export?scope=HO-AUR-0010`);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const again = await uploadBytes(bruno, "HO-AUR-0010.csv", bytes);
+    const html = unescaped(await again.text());
+    expect(html).toContain("Read as UTF-8 with a byte order mark (Excel's 'CSV UTF-8').");
+    expect(html).toContain("FAQs added: 0, changed: 0, removed: 0.");
+  });
+
+  it("offers a template and names every column; export chooses by name, everything first, CSV first", async () => {
+    const helena = await signedIn(HELENA);
+    const page = await pageOf(helena, "/import");
+    for (const column of ["entity", "position", "category", "question", "answer", "language", "source"]) {
+      expect(page).toContain(`<dt><code>${column}</code></dt>`);
+    }
+    const options = [...page.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+    expect(options.slice(0, 2)).toEqual(["all", "HO-AUR-0001"]);
+    expect(options).not.toContain("HO-AUR-0002");
+    expect(options.slice(-3)).toEqual(["csv", "ndjson", "json"]);
+    const template = await helena.request(`${CONSOLE}/import/template.csv`);
+    expect(template.headers.get("Content-Disposition")).toBe('attachment; filename="faq-template.csv"');
+    const bytes = new Uint8Array(await template.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.split("\n")[0]).toBe("entity,position,category,question,answer,language,source");
+    expect(text).toContain(",pt,Is there parking?");
+    // Imported as it is, it names no stored hotel, so nothing happens.
+    expect((await uploadBytes(helena, "faq-template.csv", bytes)).status).toBe(400);
   });
 });
