@@ -62,6 +62,9 @@ describe("people, for administrators", () => {
       sealed_password: string;
     }>();
     expect(kept!.sealed_password).not.toContain(password);
+    // Another organization's administrator and an editor never see the result page.
+    expect(await pageOf(await signedIn(BOREAL), `/people/${personId}?done=invite`, 404)).not.toContain(password);
+    expect(await pageOf(await signedIn(BRUNO), `/people/${personId}?done=invite`, 403)).not.toContain(password);
     // The same form posted again is refused: the e-mail is taken.
     const replayed = await postForm(ines, "/people", invite);
     expect(replayed.status).toBe(409);
