@@ -301,6 +301,7 @@ const personColumns = [
   ["ORGANIZATION", (p) => p.organizationId],
   ["ROLES", (p) => p.grants.map(grantText).join(", ") || "-"],
   ["DISABLED", (p) => (p.disabled ? "yes" : "no")],
+  ["CHOOSES PASSWORD", (p) => (p.mustChoosePassword ? "at next sign-in" : "-")],
 ];
 const showPerson = (o, data) => output(o, data, (d) => fields({ ...d, grants: d.grants.map(grantText).join(", ") || "-" }));
 const people = program.command("people").description("people who sign in to the content console (/console), and their roles");
@@ -319,7 +320,7 @@ people
   .requiredOption("--org <organizationId>", "the person's organization")
   .requiredOption("--name <name>", "the name the console shows")
   .option("--password-stdin", "read the first password from standard input (a random one is chosen and shown once otherwise)")
-  .description("invite a person, with no role yet")
+  .description("invite a person, with no role yet; they choose their own password when they first sign in")
   .action(
     run(async (o, email) => {
       const data = await api("POST", "/people", {
@@ -340,7 +341,7 @@ for (const [name, path, description] of [
     .command(name)
     .argument("<id>")
     .argument("<role>", "viewer, editor or administrator")
-    .option("--entity <entityId>", "the brand, hotel or page (for viewer and editor)")
+    .option("--entity <entity>", "the brand, hotel or page (for viewer and editor): its ID in any case, or its name")
     .description(description)
     .action(
       run(async (o, id, role) =>
@@ -362,7 +363,7 @@ people
   .command("password")
   .argument("<id>")
   .option("--password-stdin", "read the new password from standard input (a random one is chosen and shown once otherwise)")
-  .description("set a person's password; every session of theirs ends")
+  .description("set a person's password; every session of theirs ends, and they choose their own when they next sign in")
   .action(
     run(async (o, id) => {
       const data = await api("POST", `/people/${enc(id)}/password`, o.passwordStdin ? { password: await readStdin() } : {});

@@ -36,6 +36,9 @@ const PersonView = z
     grants: z.array(z.object({ role: z.enum(CONSOLE_ROLES), entityId: z.string().nullable() })),
     disabled: z.boolean(),
     disabledAt: Timestamp.nullable(),
+    mustChoosePassword: z
+      .boolean()
+      .openapi({ description: "Their password was set by someone else: at their next sign-in they must choose their own first." }),
     createdAt: Timestamp,
   })
   .openapi("ConsolePerson");
@@ -59,6 +62,7 @@ const view = (person: Person) => ({
   grants: person.grants.map((grant) => ({ role: grant.role, entityId: grant.entity_id })),
   disabled: person.disabled_at !== null,
   disabledAt: person.disabled_at,
+  mustChoosePassword: person.must_choose_password === 1,
   createdAt: person.created_at,
 });
 
@@ -77,6 +81,13 @@ function grantAnswer(c: Context<AdminEnv>, outcome: GrantOutcome) {
       return adminError(c, 400, `The person's organization's scope does not hold ${outcome.entityId}.`, [
         { field: "entityId", message: "is not in the organization's scope" },
       ]);
+    case "ambiguous":
+      return adminError(
+        c,
+        400,
+        `Several entities of the organization's scope are named ${outcome.entityId}: ${outcome.candidates.map((e) => e.id).join(", ")}. Give one's ID.`,
+        [{ field: "entityId", message: "names several entities: give an ID" }],
+      );
     case "already":
       return adminError(c, 409, "The person already has this role.");
     case "no_grant":
@@ -147,7 +158,7 @@ export function personRoutes(app: OpenAPIHono<AdminEnv>): void {
         body: GrantChange,
         summary:
           action === "grant"
-            ? "Grant a role: viewer or editor of an entity the organization's scope holds, or administrator"
+            ? "Grant a role: viewer or editor of an entity the organization's scope holds (by ID in any case, or by name), or administrator"
             : "Revoke a role; nobody can remove their own administrator role",
         description: action === "grant" ? "Granted." : "Revoked.",
       },

@@ -3,9 +3,9 @@ import { hashPassword } from "../crypto/password";
 import { randomId, randomSecret } from "../crypto/random";
 import { insertAudit } from "../storage/admin-audit";
 import { deleteGrant, grantsOf, insertGrant, type ConsoleGrantRow } from "../storage/console-grants";
+import { deleteMadePasswordsOf } from "../storage/console-made-passwords";
 import { deleteSessionsOf, insertSession, type ConsoleSessionRow } from "../storage/console-sessions";
-import { findEntity } from "../storage/entities";
-import { findOrganization, scopeOf } from "../storage/organizations";
+import { findOrganization } from "../storage/organizations";
 import {
   disablePerson,
   enablePerson,
@@ -19,6 +19,8 @@ import {
 } from "../storage/people";
 import type { Env } from "../env";
 import { checkPassword } from "../rate-limit/password-sign-in";
+import { nameKey } from "../search/normalize";
+import { exactScopedEntities, listScopedEntities } from "../storage/scoped-content";
 
 /**
  * The people of an organization who sign in to the content console, and their roles: invite, grant, revoke,
@@ -54,7 +56,11 @@ const GrantEntityId = z
   .trim()
   .min(1, "is needed for a viewer or editor")
   .max(200, "is too long")
-  .openapi({ description: "The brand, hotel or page the role is on (a brand's covers its hotels)." });
+  .openapi({
+    description:
+      "The brand, hotel or page the role is on (a brand's covers its hotels): its ID in any case, or its name as the " +
+      "organization's scope holds it (any case, accents aside).",
+  });
 /** An administrator's role is on the whole organization; a viewer's or editor's on one entity of its scope. */
 export const GrantChange = z.discriminatedUnion(
   "role",
@@ -94,11 +100,24 @@ export type GrantOutcome =
   | { outcome: "saved"; person: Person }
   | { outcome: "invalid"; problems: Problem[] }
   | { outcome: "no_person" }
-  /** The entity does not exist or the organization's scope does not hold it: the same answer either way. */
-  | { outcome: "out_of_scope"; entityId: string }
+  /**
+   * Nothing the organization's scope holds has this ID or name, whether it exists elsewhere or not: the same answer
+   * either way. `candidates`: what the scope holds whose name contains it, to choose from.
+   */
+  | { outcome: "out_of_scope"; entityId: string; candidates: GrantCandidate[] }
+  /** Several entities of the scope have this name: one of them is to be chosen by ID. */
+  | { outcome: "ambiguous"; entityId: string; candidates: GrantCandidate[] }
   | { outcome: "already" }
   | { outcome: "no_grant" }
   | { outcome: "own_administrator" };
+
+/** An entity of the scope a grant may name, as it is offered and suggested. */
+export interface GrantCandidate {
+  id: string;
+  name: string;
+  kind: string;
+  brand_id: string | null;
+}
 
 export type DisableOutcome =
   { outcome: "saved"; person: Person } | { outcome: "no_person" } | { outcome: "already" } | { outcome: "own_account" };
@@ -116,6 +135,12 @@ export type OwnPasswordOutcome =
   | { outcome: "invalid"; problems: Problem[] }
   | { outcome: "wrong_current" }
   | { outcome: "throttled"; retryAfterSeconds?: number };
+
+/**
+ * Where the console keeps a password it made, for the administrator's session that made it: a statement that goes
+ * in the same batch as the change, so the password is kept exactly when it is set.
+ */
+export type KeepMadePassword = (personId: string, password: string) => Promise<D1PreparedStatement>;
 
 const audit = (
   db: D1Database,
@@ -145,6 +170,7 @@ export async function invitePerson(
   organizationId: string,
   input: unknown,
   actor: Actor,
+  keep?: KeepMadePassword,
 ): Promise<InviteOutcome> {
   const parsed = PersonInvite.safeParse(input);
   if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error) };
@@ -161,22 +187,51 @@ export async function invitePerson(
     display_name: displayName,
     created_at: new Date().toISOString(),
     disabled_at: null,
+    // Someone else chose it: the person chooses their own at their first sign-in.
+    must_choose_password: 1,
   };
   const { disabled_at: _, ...row } = person;
   await env.DB.batch([
     insertPerson(env.DB, { ...row, password_hash: await hashPassword(password, env.PASSWORD_PEPPER) }),
-    audit(env.DB, actor, "person.invite", person, { organizationId, displayName }),
+    audit(env.DB, actor, "person.invite", person, { organizationId, displayName, mustChoosePassword: true }),
+    ...(given === undefined && keep ? [await keep(person.id, password)] : []),
   ]);
   return { outcome: "invited", person: { ...person, grants: [] }, ...(given === undefined ? { password } : {}) };
 }
 
 const sameGrant = (a: ConsoleGrantRow, b: ConsoleGrantRow) => a.role === b.role && a.entity_id === b.entity_id;
 
-/** Whether `entityId` exists and the organization's scope holds it (a brand in the scope holds its hotels). */
-async function inScope(db: D1Database, organizationId: string, entityId: string): Promise<boolean> {
-  const [entity, scope] = await Promise.all([findEntity(db, entityId), scopeOf(db, organizationId)]);
-  return entity !== null && (scope.includes(entity.id) || (entity.brand_id !== null && scope.includes(entity.brand_id)));
+/** How many entities a grant's name or ID that matches none exactly suggests, at most. */
+const MAX_SUGGESTED = 10;
+
+/**
+ * The entity of the organization's scope (a brand in it holds its hotels) that `reference` names: its ID in any case,
+ * or its name (any case, accents aside). Another organization's entity is never found nor suggested, so its answer
+ * is that of an ID that does not exist.
+ */
+export async function grantedEntity(
+  db: D1Database,
+  organizationId: string,
+  reference: string,
+): Promise<{ entity: GrantCandidate } | { entity: null; ambiguous: boolean; candidates: GrantCandidate[] }> {
+  const exact = await exactScopedEntities(db, organizationId, {
+    id: reference,
+    key: nameKey(reference),
+    kinds: null,
+    limit: MAX_SUGGESTED,
+  });
+  const [first, second] = exact;
+  const shown = (list: GrantCandidate[]) => list.map(({ id, name, kind, brand_id }) => ({ id, name, kind, brand_id }));
+  if (first && (first.id.toLowerCase() === reference.toLowerCase() || !second)) return { entity: shown([first])[0]! };
+  if (second) return { entity: null, ambiguous: true, candidates: shown(exact) };
+  const key = nameKey(reference);
+  const similar = key === "" ? [] : await listScopedEntities(db, organizationId, { nameContains: key, afterId: "", limit: MAX_SUGGESTED });
+  return { entity: null, ambiguous: false, candidates: shown(similar) };
 }
+
+/** What an organization's scope holds that a grant may name: its brands with their hotels, destinations, airports. */
+export const grantableEntities = (db: D1Database, organizationId: string, limit: number): Promise<GrantCandidate[]> =>
+  listScopedEntities(db, organizationId, { afterId: "", limit });
 
 /** Grants or revokes a role of a person of `organizationId` (any organization's for the operator). */
 export async function changeGrant(
@@ -188,13 +243,25 @@ export async function changeGrant(
   if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error) };
   const person = await findPersonWithGrants(db, change.personId, change.organizationId);
   if (!person) return { outcome: "no_person" };
-  const grant: ConsoleGrantRow = { role: parsed.data.role, entity_id: parsed.data.role === "administrator" ? null : parsed.data.entityId };
+  const named = parsed.data.role === "administrator" ? null : parsed.data.entityId;
+  let entityId = named;
+  if (named !== null && change.action === "revoke") {
+    // A held grant is named by its ID in any case, also when the scope no longer holds its entity.
+    entityId = person.grants.find((g) => g.entity_id?.toLowerCase() === named.toLowerCase())?.entity_id ?? named;
+    if (!person.grants.some((g) => g.entity_id === entityId)) {
+      const found = await grantedEntity(db, person.organization_id, named);
+      if (found.entity) entityId = found.entity.id;
+    }
+  } else if (named !== null) {
+    const found = await grantedEntity(db, person.organization_id, named);
+    if (!found.entity) return { outcome: found.ambiguous ? "ambiguous" : "out_of_scope", entityId: named, candidates: found.candidates };
+    entityId = found.entity.id;
+  }
+  const grant: ConsoleGrantRow = { role: parsed.data.role, entity_id: entityId };
   const held = person.grants.some((g) => sameGrant(g, grant));
   let after: ConsoleGrantRow[];
   let statement: D1PreparedStatement;
   if (change.action === "grant") {
-    if (grant.entity_id !== null && !(await inScope(db, person.organization_id, grant.entity_id)))
-      return { outcome: "out_of_scope", entityId: grant.entity_id };
     if (held) return { outcome: "already" };
     after = [...person.grants, grant];
     statement = insertGrant(db, person.id, grant, new Date().toISOString());
@@ -251,6 +318,7 @@ export async function setPersonPassword(
   env: { DB: D1Database; PASSWORD_PEPPER?: string },
   change: { personId: string; organizationId?: string; password?: unknown },
   actor: Actor,
+  keep?: KeepMadePassword,
 ): Promise<PasswordOutcome> {
   const parsed = NewPassword.optional().safeParse(change.password);
   if (!parsed.success) return { outcome: "invalid", problems: problemsOf(parsed.error).map((p) => ({ ...p, field: "password" })) };
@@ -260,11 +328,17 @@ export async function setPersonPassword(
   if (actor.personId === person.id) return { outcome: "own_password" };
   const password = parsed.data ?? randomSecret(18);
   await env.DB.batch([
-    setPersonPasswordHash(env.DB, person.id, await hashPassword(password, env.PASSWORD_PEPPER)),
+    setPersonPasswordHash(env.DB, person.id, await hashPassword(password, env.PASSWORD_PEPPER), false),
     deleteSessionsOf(env.DB, person.id),
-    audit(env.DB, actor, "person.password", person, { by: "administrator", sessionsEnded: "all" }),
+    deleteMadePasswordsOf(env.DB, person.id),
+    audit(env.DB, actor, "person.password", person, {
+      by: "administrator",
+      sessionsEnded: "all",
+      mustChoosePassword: { from: person.must_choose_password === 1, to: true },
+    }),
+    ...(parsed.data === undefined && keep ? [await keep(person.id, password)] : []),
   ]);
-  return { outcome: "saved", person, ...(parsed.data === undefined ? { password } : {}) };
+  return { outcome: "saved", person: { ...person, must_choose_password: 1 }, ...(parsed.data === undefined ? { password } : {}) };
 }
 
 /**
@@ -280,6 +354,9 @@ export async function changeOwnPassword(
   const parsed = NewPassword.safeParse(attempt.next);
   const problems = parsed.success ? [] : problemsOf(parsed.error).map((p) => ({ ...p, field: "next" }));
   if (attempt.repeated !== attempt.next) problems.push({ field: "repeated", message: "is not the same as the new password" });
+  // A password someone else set stays known to them: choosing it again would keep it.
+  if (parsed.success && attempt.next === attempt.current)
+    problems.push({ field: "next", message: "is the same as the current one: choose another" });
   if (problems.length > 0) return { outcome: "invalid", problems };
   const checked = await checkPassword(
     env,
@@ -291,7 +368,8 @@ export async function changeOwnPassword(
       ? { outcome: "throttled", retryAfterSeconds: checked.retryAfterSeconds }
       : { outcome: "wrong_current" };
   await env.DB.batch([
-    setPersonPasswordHash(env.DB, person.id, await hashPassword(attempt.next, env.PASSWORD_PEPPER)),
+    setPersonPasswordHash(env.DB, person.id, await hashPassword(attempt.next, env.PASSWORD_PEPPER), true),
+    deleteMadePasswordsOf(env.DB, person.id),
     // Every session ends, the one in use too: the browser that changed it goes on with a new token, so a copy of the
     // old cookie elsewhere is worth nothing.
     deleteSessionsOf(env.DB, person.id),
@@ -299,6 +377,7 @@ export async function changeOwnPassword(
     audit(env.DB, { name: `person:${person.email}`, personId: person.id }, "person.password", person, {
       by: "themselves",
       sessionsEnded: "all others",
+      mustChoosePassword: { from: person.must_choose_password === 1, to: false },
     }),
   ]);
   return { outcome: "saved" };

@@ -1,4 +1,5 @@
 import type { RecordChanges } from "../catalogue/record-changes";
+import type { ConsoleGrantRow } from "../storage/console-grants";
 
 /**
  * An audit row in the content team's words: what was done, and what changed, before and after, one line each.
@@ -93,6 +94,56 @@ const valueWords = (value: unknown): string =>
       ? String(value)
       : JSON.stringify(value);
 
+const ROLE_WORDS: Record<ConsoleGrantRow["role"], string> = {
+  viewer: "Can read",
+  editor: "Can edit",
+  administrator: "Administrator of the organization",
+};
+
+/** A role in words, its entity by name (with the ID) where `names` knows it. */
+export const grantWords = (grant: ConsoleGrantRow, names?: ReadonlyMap<string, string>): string => {
+  if (grant.entity_id === null) return ROLE_WORDS[grant.role];
+  const name = names?.get(grant.entity_id);
+  return `${ROLE_WORDS[grant.role]} ${name === undefined ? grant.entity_id : `${name} (${grant.entity_id})`}`;
+};
+
+const isGrant = (value: unknown): value is ConsoleGrantRow =>
+  isObject(value) && typeof value.role === "string" && value.role in ROLE_WORDS && "entity_id" in value;
+const isGrantList = (value: unknown): value is ConsoleGrantRow[] => Array.isArray(value) && value.every(isGrant);
+
+/** A person's roles before and after a grant or a revocation: what was given, what removed, what they have now. */
+function grantLines(before: ConsoleGrantRow[], after: ConsoleGrantRow[], names?: ReadonlyMap<string, string>): string[] {
+  const key = (grant: ConsoleGrantRow) => `${grant.role} ${grant.entity_id ?? ""}`;
+  const was = new Set(before.map(key));
+  const now = new Set(after.map(key));
+  return [
+    ...after.filter((grant) => !was.has(key(grant))).map((grant) => `Given: ${grantWords(grant, names)}`),
+    ...before.filter((grant) => !now.has(key(grant))).map((grant) => `Removed: ${grantWords(grant, names)}`),
+    `Roles now: ${after.length === 0 ? "none" : after.map((grant) => grantWords(grant, names)).join("; ")}`,
+  ];
+}
+
+const yesNo = (value: unknown) => (value ? "yes" : "no");
+/** A person's details as the people pages name them, each value in words. */
+const PERSON_DETAILS: Record<string, { name: string; words: (value: unknown) => string }> = {
+  email: { name: "E-mail", words: valueWords },
+  displayName: { name: "Name", words: valueWords },
+  organizationId: { name: "Organization", words: valueWords },
+  mustChoosePassword: { name: "Must choose their own password", words: yesNo },
+  by: { name: "Set by", words: (value) => (value === "themselves" ? "the person themselves" : `an ${valueWords(value)}`) },
+  sessionsEnded: { name: "Signed out", words: (value) => (value === "all" ? "everywhere" : "everywhere else") },
+  disabledAt: { name: "Can sign in", words: (value) => (value === null ? "yes" : `no (disabled ${valueWords(value).slice(0, 10)})`) },
+};
+
+const detailLine = (field: string, value: unknown): string => {
+  const known = PERSON_DETAILS[field];
+  if (isObject(value) && "from" in value && "to" in value)
+    return known
+      ? `${known.name}: ${known.words(value.from)} → ${known.words(value.to)}`
+      : `${field}: ${valueWords(value.from)} → ${valueWords(value.to)}`;
+  return known ? `${known.name}: ${known.words(value)}` : `${field}: ${valueWords(value)}`;
+};
+
 const isRecordChanges = (value: unknown): value is RecordChanges =>
   isObject(value) && Array.isArray(value.fields) && Array.isArray(value.faqs);
 
@@ -116,17 +167,22 @@ function recordChangeLines(changes: RecordChanges): string[] {
   return lines.length > 0 ? lines : ["Nothing changed."];
 }
 
-/** What changed, one line each. */
-export function changeLines(detail: unknown): string[] {
+/** What changed, one line each; `names` gives the entities' names a person's roles are on, where known. */
+export function changeLines(detail: unknown, names?: ReadonlyMap<string, string>): string[] {
   if (!isObject(detail)) return detail === null || detail === undefined ? [] : [valueWords(detail)];
   if (isRecordChanges(detail.changes)) return recordChangeLines(detail.changes);
-  const { before, after } = detail;
+  const { before, after, ...rest } = detail;
   if ((before === null || isFaq(before)) && (after === null || isFaq(after)) && (before ?? after) !== null)
     return faqEditLines(before, after);
+  // Roles are told from FAQ lists by their grants: an empty list on one side says nothing.
+  if (isGrantList(before) && isGrantList(after) && before.length + after.length > 0) return grantLines(before, after, names);
   if (isFaqList(before) && (after === null || isFaqList(after))) return faqListLines(before, after);
-  return Object.entries(detail).map(([field, value]) =>
-    isObject(value) && "from" in value && "to" in value
-      ? `${field}: ${valueWords(value.from)} → ${valueWords(value.to)}`
-      : `${field}: ${valueWords(value)}`,
-  );
+  if (isObject(before) && isObject(after)) {
+    const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return [
+      ...Object.entries(rest).map(([field, value]) => detailLine(field, value)),
+      ...fields.map((field) => detailLine(field, { from: before[field] ?? null, to: after[field] ?? null })),
+    ];
+  }
+  return Object.entries(detail).map(([field, value]) => detailLine(field, value));
 }

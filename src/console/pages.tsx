@@ -62,6 +62,14 @@ table.changes caption,table.changes th,table.changes td{overflow-wrap:anywhere}
 select{max-width:100%}
 input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align:middle}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
+select{max-width:100%}
+td{overflow-wrap:anywhere}
+ol.history{margin:0;padding-left:1.25rem}
+@media (max-width:40rem){main{padding:1rem}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.cards caption{display:block;text-align:left;padding:.5rem .75rem}
+table.cards tr{border-bottom:1px solid var(--line);padding:.5rem 0}table.cards td{border:0;padding:.2rem .75rem}
+table.cards td::before{content:attr(data-label) ": ";font-weight:600}}
 `;
 
 export interface Viewer {

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { changeOwnPassword } from "../catalogue/people";
 import { callerAddress } from "../rate-limit/token-requests";
 import { page, seeOther } from "./answers";
@@ -8,17 +8,33 @@ import { newSession, SESSION_COOKIE, SESSION_MAX_MS, setCookie } from "./session
 
 /**
  * A person's own password: the current one, the new one twice. A wrong current password counts as a failed sign-in
- * (catalogue/people.ts), and every other session of theirs ends once it is changed.
+ * (catalogue/people.ts), and every other session of theirs ends once it is changed. A person whose password someone
+ * else set comes here first ("choose your password") and can do nothing else until they have.
  */
 
 const FIELD_LABELS: Record<string, string> = { next: "The new password", repeated: "The repeated password" };
 
-const passwordPage = ({ viewer, problems = {}, done = false }: { viewer: Viewer; problems?: Record<string, string>; done?: boolean }) => (
-  <Page title="Your password" viewer={viewer}>
-    <h1>Your password</h1>
+const passwordPage = ({
+  viewer,
+  problems = {},
+  done = false,
+  mustChoose = false,
+}: {
+  viewer: Viewer;
+  problems?: Record<string, string>;
+  done?: boolean;
+  mustChoose?: boolean;
+}) => (
+  <Page title={mustChoose ? "Choose your password" : "Your password"} viewer={viewer}>
+    <h1>{mustChoose ? "Choose your password" : "Your password"}</h1>
+    {mustChoose && (
+      <p class="notice warn">
+        The password you signed in with was set by someone else. Choose your own to go on: the console opens once you have.
+      </p>
+    )}
     {done && (
       <p class="notice ok" role="status">
-        Your password was changed. You were signed out everywhere else.
+        Your password was changed. You were signed out everywhere else. <a href="/console">Go to your content</a>.
       </p>
     )}
     {problems.form && (
@@ -28,10 +44,17 @@ const passwordPage = ({ viewer, problems = {}, done = false }: { viewer: Viewer;
     )}
     <form method="post" action="/console/password">
       <Csrf token={viewer.csrf} />
-      <Field id="current" label="Current password" type="password" required autocomplete="current-password" problem={problems.current} />
+      <Field
+        id="current"
+        label={mustChoose ? "The password you were given" : "Current password"}
+        type="password"
+        required
+        autocomplete="current-password"
+        problem={problems.current}
+      />
       <Field
         id="next"
-        label="New password (at least 10 characters)"
+        label="New password (at least 10 characters, not the current one)"
         type="password"
         required
         autocomplete="new-password"
@@ -47,7 +70,11 @@ const passwordPage = ({ viewer, problems = {}, done = false }: { viewer: Viewer;
 
 export const passwordRoutes = new Hono<ConsoleEnv>();
 
-passwordRoutes.get("/console/password", (c) => page(render(passwordPage({ viewer: c.get("viewer"), done: c.req.query("done") === "1" }))));
+const mustChoose = (c: Context<ConsoleEnv>) => c.get("person").must_choose_password === 1;
+
+passwordRoutes.get("/console/password", (c) =>
+  page(render(passwordPage({ viewer: c.get("viewer"), done: c.req.query("done") === "1", mustChoose: mustChoose(c) }))),
+);
 
 passwordRoutes.post("/console/password", async (c) => {
   const form = c.get("form");
@@ -60,7 +87,7 @@ passwordRoutes.post("/console/password", async (c) => {
     replacementSession: replacement.row,
   });
   const again = (status: number, problems: Record<string, string>, headers?: Headers) =>
-    page(render(passwordPage({ viewer: c.get("viewer"), problems })), status, headers);
+    page(render(passwordPage({ viewer: c.get("viewer"), problems, mustChoose: mustChoose(c) })), status, headers);
   switch (outcome.outcome) {
     case "saved":
       return seeOther("/console/password?done=1", [setCookie(SESSION_COOKIE, replacement.token, SESSION_MAX_MS / 1000)]);

@@ -8,11 +8,11 @@ import { BodyTooLarge, readBodyBytes, readBodyText } from "../http/body";
 import { charsetOf, decodeTextFile, encodingWords, isDecoded } from "../http/text-files";
 import { checkPassword } from "../rate-limit/password-sign-in";
 import { callerAddress } from "../rate-limit/token-requests";
-import { grantsOf } from "../storage/console-grants";
+import { administratorNames, grantsOf } from "../storage/console-grants";
 import { deleteSessionsOf } from "../storage/console-sessions";
 import { entitiesWithin } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
-import { findActivePerson, findSignInPerson } from "../storage/people";
+import { findActivePerson, findPersonByEmail } from "../storage/people";
 import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
@@ -116,7 +116,13 @@ const SESSION_ENDED = {
   everywhere: "You are signed out on every device.",
 } as const;
 
-/** Signed-in pages: the session must be active, and a POST must carry its CSRF token. */
+/** What a person whose password someone else set may do before choosing their own: choose it, or sign out. */
+const BEFORE_CHOOSING_A_PASSWORD = new Set(["/console/password", "/console/sign-out", "/console/sign-out-everywhere"]);
+
+/**
+ * Signed-in pages: the session must be active, and a POST must carry its CSRF token. A person who must choose a
+ * password is sent to do so from every other page, and a form of another page they post changes nothing.
+ */
 const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
   // "/console" matches both patterns this is mounted on: the second pass must not read the form again.
   if (c.get("person")) return next();
@@ -127,6 +133,7 @@ const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
     const ended = session.state === "ended" ? `?ended=${session.why}` : "";
     return c.req.method === "POST" ? forgedForm() : seeOther(`/console/sign-in${ended}`, [clearCookie(SESSION_COOKIE)]);
   }
+  if (person.must_choose_password === 1 && !BEFORE_CHOOSING_A_PASSWORD.has(c.req.path)) return seeOther("/console/password");
   const [grants, scope, organization] = await Promise.all([
     grantsOf(c.env.DB, person.id),
     scopeOf(c.env.DB, person.organization_id),
@@ -175,7 +182,8 @@ consoleRoutes.post("/console/sign-in", async (c) => {
   const checked = await checkPassword(
     c.env,
     { realm: CONSOLE_SIGN_IN_REALM, email, password: form.get("password") ?? "", address: callerAddress(c.req.raw, c.env) },
-    (normalized) => findSignInPerson(c.env.DB, normalized),
+    // Disabled people too: one who proves their password is told why they cannot sign in, anyone else learns nothing.
+    (normalized) => findPersonByEmail(c.env.DB, normalized),
   );
   if (!checked.ok) {
     const throttled = checked.reason === "throttled";
@@ -185,8 +193,20 @@ consoleRoutes.post("/console/sign-in", async (c) => {
     const headers = new Headers(throttled ? { "Retry-After": String(checked.retryAfterSeconds ?? 60) } : {});
     return page(render(signInPage({ csrf: expected, email, error })), throttled ? 429 : 401, headers);
   }
-  const token = await startSession(c.env.DB, checked.account.id, Date.now());
-  return seeOther("/console", [setCookie(SESSION_COOKIE, token, SESSION_MAX_MS / 1000), clearCookie(SIGN_IN_COOKIE)]);
+  const person = checked.account;
+  if (person.disabled_at !== null) {
+    const administrators = await administratorNames(c.env.DB, person.organization_id);
+    const ask =
+      administrators.length === 0
+        ? "Ask your organization's administrator to enable it again."
+        : `Ask your organization's administrator (${administrators.join(", ")}) to enable it again.`;
+    return page(render(signInPage({ csrf: expected, email, error: `Your account is disabled, so you cannot sign in. ${ask}` })), 403);
+  }
+  const token = await startSession(c.env.DB, person.id, Date.now());
+  return seeOther(person.must_choose_password === 1 ? "/console/password" : "/console", [
+    setCookie(SESSION_COOKIE, token, SESSION_MAX_MS / 1000),
+    clearCookie(SIGN_IN_COOKIE),
+  ]);
 });
 
 consoleRoutes.use("/console", signedIn);

@@ -52,3 +52,15 @@ export const entitiesGrantedOutside = (db: D1Database, entityIds: string[], orga
     entityIds,
     organizationId,
   );
+
+/** The names of an organization's administrators who may sign in, by name: whom its people ask. */
+export async function administratorNames(db: D1Database, organizationId: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT p.display_name FROM console_grants g JOIN people p ON p.id = g.person_id
+       WHERE p.organization_id = ? AND g.role = 'administrator' AND p.disabled_at IS NULL ORDER BY p.display_name LIMIT 5`,
+    )
+    .bind(organizationId)
+    .all<{ display_name: string }>();
+  return results.map((row) => row.display_name);
+}

@@ -7,17 +7,30 @@ export interface PersonRow {
   password_hash: string;
   display_name: string;
   created_at: string;
+  /** 1 while the password is one someone else set: the person must choose their own before anything else. */
+  must_choose_password: number;
 }
 
-const COLUMNS = "id, organization_id, email, password_hash, display_name, created_at";
+const COLUMNS = "id, organization_id, email, password_hash, display_name, created_at, must_choose_password";
 
-export const findPersonByEmail = (db: D1Database, email: string): Promise<PersonRow | null> =>
-  db.prepare(`SELECT ${COLUMNS} FROM people WHERE email = ?`).bind(email).first<PersonRow>();
+/** A person as written: a password someone else set (`must_choose_password` 1) or the person's own (0, the default). */
+export type NewPersonRow = Omit<PersonRow, "must_choose_password"> & { must_choose_password?: number };
 
-export const insertPerson = (db: D1Database, person: PersonRow): D1PreparedStatement =>
+export const findPersonByEmail = (db: D1Database, email: string): Promise<(PersonRow & { disabled_at: string | null }) | null> =>
+  db.prepare(`SELECT ${COLUMNS}, disabled_at FROM people WHERE email = ?`).bind(email).first<PersonRow & { disabled_at: string | null }>();
+
+export const insertPerson = (db: D1Database, person: NewPersonRow): D1PreparedStatement =>
   db
-    .prepare(`INSERT INTO people (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`)
-    .bind(person.id, person.organization_id, person.email, person.password_hash, person.display_name, person.created_at);
+    .prepare(`INSERT INTO people (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .bind(
+      person.id,
+      person.organization_id,
+      person.email,
+      person.password_hash,
+      person.display_name,
+      person.created_at,
+      person.must_choose_password ?? 0,
+    );
 
 /** A person who may use the console: a disabled person's session is worth nothing, however it was made. */
 export const findActivePerson = (db: D1Database, id: string): Promise<PersonRow | null> =>
@@ -31,9 +44,10 @@ export interface PersonListing {
   display_name: string;
   created_at: string;
   disabled_at: string | null;
+  must_choose_password: number;
 }
 
-const LISTING = "id, organization_id, email, display_name, created_at, disabled_at";
+const LISTING = "id, organization_id, email, display_name, created_at, disabled_at, must_choose_password";
 
 /** The person who may sign in with `email`: null when there is none or they are disabled. */
 export const findSignInPerson = (db: D1Database, email: string): Promise<PersonRow | null> =>
@@ -57,5 +71,8 @@ export const disablePerson = (db: D1Database, id: string, at: string): D1Prepare
 export const enablePerson = (db: D1Database, id: string): D1PreparedStatement =>
   db.prepare("UPDATE people SET disabled_at = NULL WHERE id = ? AND disabled_at IS NOT NULL").bind(id);
 
-export const setPersonPasswordHash = (db: D1Database, id: string, passwordHash: string): D1PreparedStatement =>
-  db.prepare("UPDATE people SET password_hash = ? WHERE id = ?").bind(passwordHash, id);
+/** A new password: set by someone else (`chosenByThemselves` false), the person must choose their own next. */
+export const setPersonPasswordHash = (db: D1Database, id: string, passwordHash: string, chosenByThemselves: boolean): D1PreparedStatement =>
+  db
+    .prepare("UPDATE people SET password_hash = ?, must_choose_password = ? WHERE id = ?")
+    .bind(passwordHash, chosenByThemselves ? 0 : 1, id);

@@ -10,8 +10,8 @@ import { accessibilityProblems, signedInConsole, tabTo } from "../support/consol
 
 /**
  * The content console against `npm run dev`, in Chromium, one workflow each: a hotel's editor edits an FAQ with the
- * keyboard alone and asks as a guest; she answers a question an assistant could not; an administrator invites a
- * person and gives her a hotel; an administrator imports a spreadsheet, confirms its removals and sees who changed
+ * keyboard alone and asks as a guest; she answers a question an assistant could not (people-week.test.ts has the
+ * people pages); an administrator imports a spreadsheet, confirms its removals and sees who changed
  * what; an administrator issues a partner's API key. Every page is checked by axe-core in light and dark colours.
  * With UPDATE_SCREENSHOTS=1 the pages are also kept as docs/console/<name>.png.
  */
@@ -135,48 +135,6 @@ describe("content console, end to end", () => {
       expect(await page.locator(".confidence").textContent()).toBe("Answers it");
     } finally {
       await context.close();
-    }
-  });
-
-  it("an administrator invites a person and gives her one hotel, which is all she then sees", async () => {
-    const { context, page } = await signedInPage("ines@aurora.example", "aurora-console-admin");
-    try {
-      await page.goto(`${server.origin}/console/people`);
-      expect(await accessibilityProblems(page, "people")).toEqual([]);
-      await page.fill("#email", "rita@aurora.example");
-      await page.fill("#displayName", "Rita Front Office");
-      await page.fill("#password", "rita-first-password");
-      await page.getByRole("button", { name: "Invite" }).click();
-      await page.waitForSelector("h1:text('Rita Front Office (rita@aurora.example)')");
-      await page.selectOption("#role", "editor");
-      await page.fill("#entityId", "HO-AUR-0002");
-      await page.getByRole("button", { name: "Give this role" }).click();
-      await page.waitForSelector("text=The role was given.");
-      expect(await accessibilityProblems(page, "person")).toEqual([]);
-    } finally {
-      await context.close();
-    }
-
-    const rita = await signedInPage("rita@aurora.example", "rita-first-password");
-    try {
-      await rita.page.goto(`${server.origin}/console`);
-      const links = await rita.page.locator('a[href^="/console/entities/"]').evaluateAll((as) => as.map((a) => a.getAttribute("href")));
-      expect(links).toEqual(["/console/entities/HO-AUR-0002"]);
-      const other = await rita.page.goto(`${server.origin}/console/entities/HO-AUR-0001`);
-      expect(other?.status()).toBe(404);
-      expect(await accessibilityProblems(rita.page, "not-found")).toEqual([]);
-
-      // Her first password came from someone else: she chooses her own.
-      await rita.page.getByRole("link", { name: "Your password" }).click();
-      await rita.page.waitForURL((url) => url.pathname === "/console/password");
-      expect(await accessibilityProblems(rita.page, "password")).toEqual([]);
-      await rita.page.fill("#current", "rita-first-password");
-      await rita.page.fill("#next", "rita-own-password");
-      await rita.page.fill("#repeated", "rita-own-password");
-      await rita.page.getByRole("button", { name: "Change my password" }).click();
-      await rita.page.waitForSelector("text=Your password was changed.");
-    } finally {
-      await rita.context.close();
     }
   });
 

@@ -30,20 +30,26 @@ describe("/admin/v1/people", () => {
       { email: " Nuno@Aurora.example ", displayName: "Nuno", organizationId: "org-aurora" },
       201,
     );
-    expect(invited.person).toMatchObject({ email: "nuno@aurora.example", grants: [], disabled: false });
+    expect(invited.person).toMatchObject({ email: "nuno@aurora.example", grants: [], disabled: false, mustChoosePassword: true });
     expect(invited.password).toMatch(/.{20,}/);
     const id = invited.person.id;
     const signIn = await trySignIn(new Browser(), { email: "nuno@aurora.example", password: invited.password });
     expect(signIn.status).toBe(303);
+    expect(signIn.headers.get("Location")).toBe("/console/password");
 
-    const granted = await adminJson("POST", `/people/${id}/grants`, { role: "editor", entityId: "HO-AUR-0002" });
+    // An ID in any case, or the name, of an entity the organization's scope holds.
+    const granted = await adminJson("POST", `/people/${id}/grants`, { role: "editor", entityId: "ho-aur-0002" });
     expect(granted.grants).toEqual([{ role: "editor", entityId: "HO-AUR-0002" }]);
-    expect((await admin("POST", `/people/${id}/grants`, { role: "editor", entityId: "HO-AUR-0002" })).status).toBe(409);
-    const revoked = await adminJson("POST", `/people/${id}/revoke`, { role: "editor", entityId: "HO-AUR-0002" });
+    expect((await admin("POST", `/people/${id}/grants`, { role: "editor", entityId: "Aurora Porto Riverside" })).status).toBe(409);
+    const byName = await adminJson("POST", `/people/${id}/grants`, { role: "viewer", entityId: "aurora lisbon old town" });
+    expect(byName.grants).toContainEqual({ role: "viewer", entityId: "HO-AUR-0051" });
+    await adminJson("POST", `/people/${id}/revoke`, { role: "viewer", entityId: "HO-AUR-0051" });
+    const revoked = await adminJson("POST", `/people/${id}/revoke`, { role: "editor", entityId: "Ho-Aur-0002" });
     expect(revoked.grants).toEqual([]);
 
     const rows = await auditOf(id);
-    expect(rows.map((row) => row.action)).toEqual(["person.invite", "person.grant", "person.revoke"]);
+    expect(rows.map((row) => row.action)).toEqual(["person.invite", "person.grant", "person.grant", "person.revoke", "person.revoke"]);
+    expect(rows[0]!.detail).toMatchObject({ mustChoosePassword: true });
     expect(rows[1]!.detail).toEqual({ email: "nuno@aurora.example", before: [], after: [{ role: "editor", entity_id: "HO-AUR-0002" }] });
     expect(rows.every((row) => row.actor.startsWith("token:"))).toBe(true);
   });
@@ -53,6 +59,11 @@ describe("/admin/v1/people", () => {
     const outside = await admin("POST", "/people/person-helena/grants", { role: "editor", entityId: "HO-BOR-0001" });
     expect(outside.status).toBe(400);
     expect((await outside.json<any>()).error.message).toBe("The person's organization's scope does not hold HO-BOR-0001.");
+    const byForeignName = await admin("POST", "/people/person-helena/grants", { role: "editor", entityId: "boreal inn lisbon riverside" });
+    expect(byForeignName.status).toBe(400);
+    expect((await byForeignName.json<any>()).error.message).toBe(
+      "The person's organization's scope does not hold boreal inn lisbon riverside.",
+    );
     const noEntity = await admin("POST", "/people/person-helena/grants", { role: "administrator", entityId: "HO-AUR" });
     expect(noEntity.status).toBe(400);
     expect((await noEntity.json<any>()).error.message).toContain("entityId must be left empty for an administrator");
@@ -83,7 +94,7 @@ describe("/admin/v1/people", () => {
     await adminJson("POST", `/people/${olga.id}/grants`, { role: "viewer", entityId: "HO-AUR" });
     const browser = new Browser();
     expect((await trySignIn(browser, { email: "olga@aurora.example", password: "olga-password-1" })).status).toBe(303);
-    expect((await browser.request(CONSOLE)).status).toBe(200);
+    expect((await browser.request(`${CONSOLE}/password`)).status).toBe(200);
 
     const disabled = await adminJson("POST", `/people/${olga.id}/disable`);
     expect(disabled.disabled).toBe(true);
@@ -92,8 +103,8 @@ describe("/admin/v1/people", () => {
     expect(after.status).toBe(303);
     expect(after.headers.get("Location")).toBe("/console/sign-in");
     const again = await trySignIn(new Browser(), { email: "olga@aurora.example", password: "olga-password-1" });
-    expect(again.status).toBe(401);
-    expect(await again.text()).toContain("The e-mail or password is not correct.");
+    expect(again.status).toBe(403);
+    expect(await again.text()).toContain("Your account is disabled, so you cannot sign in.");
     expect((await auditOf(olga.id)).at(-1)).toMatchObject({ action: "person.disable" });
   });
 });

@@ -83,4 +83,30 @@ describe("audit rows in the content team's words", () => {
     expect(forged).toEqual(["FAQ 1:", 'Answer: "Yes, 12 EUR a night." → "x\\" → \\"y\\nRemoved: \\"Is there a pool?"']);
     expect(forged.join("\n").split("\n")).toHaveLength(2);
   });
+
+  it("says a person's changes in words: roles given and removed by name, sign-in and password", () => {
+    const names = new Map([["HO-AUR-0003", "Aurora Madrid Riverside"]]);
+    const editor = { role: "editor", entity_id: "HO-AUR-0003" };
+    expect(changeLines({ email: "rita@aurora.example", before: [], after: [editor] }, names)).toEqual([
+      "Given: Can edit Aurora Madrid Riverside (HO-AUR-0003)",
+      "Roles now: Can edit Aurora Madrid Riverside (HO-AUR-0003)",
+    ]);
+    expect(changeLines({ before: [editor, { role: "administrator", entity_id: null }], after: [editor] })).toEqual([
+      "Removed: Administrator of the organization",
+      "Roles now: Can edit HO-AUR-0003",
+    ]);
+    expect(
+      changeLines({ email: "rita@aurora.example", before: { disabledAt: null }, after: { disabledAt: "2026-11-27T09:00:00.000Z" } }),
+    ).toEqual(["E-mail: rita@aurora.example", "Can sign in: yes → no (disabled 2026-11-27)"]);
+    expect(
+      changeLines({ email: "rita@aurora.example", displayName: "Rita", organizationId: "org-aurora", mustChoosePassword: true }),
+    ).toEqual(["E-mail: rita@aurora.example", "Name: Rita", "Organization: org-aurora", "Must choose their own password: yes"]);
+    expect(changeLines({ by: "themselves", sessionsEnded: "all others", mustChoosePassword: { from: true, to: false } })).toEqual([
+      "Set by: the person themselves",
+      "Signed out: everywhere else",
+      "Must choose their own password: yes → no",
+    ]);
+    // An import that empties an entity is still an FAQ list.
+    expect(changeLines({ before: [parking], after: [] })).toEqual(['Removed: "Is there parking?"']);
+  });
 });

@@ -8,6 +8,7 @@ import { addPeople, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, 
 const PIA = { email: "pia@aurora.example", password: "pia-first-password" };
 const RUI = { email: "rui@aurora.example", password: "rui-first-password" };
 const TEO = { email: "teo@aurora.example", password: "teo-first-password" };
+const UNA = { email: "una@aurora.example", password: "una-first-password" };
 const BEA = { email: "bea@boreal.example", password: "boreal-console-admin" };
 const editorOfOne = [{ role: "editor" as const, entity_id: "HO-AUR-0001" }];
 
@@ -16,6 +17,7 @@ beforeAll(async () => {
     { id: "person-pia", organizationId: "org-aurora", ...PIA, name: "Pia", grants: editorOfOne },
     { id: "person-rui", organizationId: "org-aurora", ...RUI, name: "Rui", grants: editorOfOne },
     { id: "person-teo", organizationId: "org-aurora", ...TEO, name: "Teo", grants: editorOfOne },
+    { id: "person-una", organizationId: "org-aurora", ...UNA, name: "Una", grants: editorOfOne },
     { id: "person-bea", organizationId: "org-boreal", ...BEA, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
   ]);
 });
@@ -95,23 +97,33 @@ describe("one's own password", () => {
 });
 
 describe("an administrator sets a person's password and enables them again", () => {
-  it("sets a given or made password: the person's sessions end, the old password stops working", async () => {
+  it("sets a given or made password: the person's sessions end, the old password stops working, the made one survives a reload", async () => {
     const ines = await signedIn(INES);
     const csrf = await csrfOf(ines);
     const helena = await signedIn(HELENA);
     const made = await postForm(ines, "/people/person-helena/password", { csrf, password: "" });
-    expect(made.status).toBe(200);
-    const password = /Their new password is <strong>([^<]+)<\/strong>/.exec(await made.text())?.[1] ?? "";
+    expect(made.status).toBe(303);
+    expect(made.headers.get("Location")).toBe("/console/people/person-helena?done=password");
+    const html = await pageOf(ines, "/people/person-helena?done=password");
+    const password = /Their new password is <strong>([^<]+)<\/strong>/.exec(html)?.[1] ?? "";
     expect(password.length).toBeGreaterThanOrEqual(20);
+    expect(await pageOf(ines, "/people/person-helena?done=password")).toContain(password);
     expect(await stillSignedIn(helena)).toBe(false);
     expect((await trySignIn(new Browser(), HELENA)).status).toBe(401);
-    expect((await trySignIn(new Browser(), { ...HELENA, password })).status).toBe(303);
+    expect((await trySignIn(new Browser(), { ...HELENA, password })).headers.get("Location")).toBe("/console/password");
     const given = await postForm(ines, "/people/person-helena/password", { csrf, password: HELENA.password });
     expect(given.status).toBe(303);
+    // The made password is no longer hers: it is not shown any more.
+    expect(await pageOf(ines, "/people/person-helena")).not.toContain(password);
     expect((await trySignIn(new Browser(), HELENA)).status).toBe(303);
     const [entry] = await auditOf("person-helena");
-    expect(entry).toMatchObject({ action: "person.password", actor: "person:ines@aurora.example", detail: { by: "administrator" } });
+    expect(entry).toMatchObject({
+      action: "person.password",
+      actor: "person:ines@aurora.example",
+      detail: { by: "administrator", mustChoosePassword: { from: true, to: true } },
+    });
     expect(JSON.stringify(entry)).not.toContain(password);
+    await env.DB.prepare("UPDATE people SET must_choose_password = 0 WHERE id = 'person-helena'").run();
   });
 
   it("refuses a password too short in plain words, changing nothing", async () => {
@@ -140,7 +152,7 @@ describe("an administrator sets a person's password and enables them again", () 
     const ines = await signedIn(INES);
     const csrf = await csrfOf(ines);
     expect((await postForm(ines, "/people/person-rui/disable", { csrf })).status).toBe(303);
-    expect((await trySignIn(new Browser(), RUI)).status).toBe(401);
+    expect((await trySignIn(new Browser(), RUI)).status).toBe(403);
     expect((await postForm(ines, "/people/person-rui/enable", { csrf })).status).toBe(303);
     expect(await pageOf(ines, "/people/person-rui?done=enable")).toContain("The person can sign in again, with the roles they had.");
     const rui = await signedIn(RUI);
@@ -155,6 +167,41 @@ describe("an administrator sets a person's password and enables them again", () 
     expect((await admin("POST", "/people/person-rui/password", { password: "short" })).status).toBe(400);
     expect((await trySignIn(new Browser(), { ...RUI, password: set.password })).status).toBe(303);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM people WHERE id = 'person-rui' AND disabled_at IS NULL").first("n")).toBe(1);
+  });
+});
+
+describe("a password someone else set", () => {
+  it("must be replaced at the next sign-in: every other page sends there, a form elsewhere changes nothing, sign-out works", async () => {
+    const { password } = await adminJson("POST", "/people/person-una/password", {});
+    const response = await trySignIn(new Browser(), { ...UNA, password });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/console/password");
+    const una = await signedIn({ ...UNA, password });
+    for (const path of ["", "/entities/HO-AUR-0001", "/entities/HO-AUR-0001/faqs/1", "/import", "/unanswered", "/people"])
+      expect((await una.request(`${CONSOLE}${path}`)).headers.get("Location"), path).toBe("/console/password");
+    const csrf = fieldOf(await pageOf(una, "/password"), "csrf");
+    expect(await pageOf(una, "/password")).toContain("The password you were given");
+    const faqs = await env.DB.prepare("SELECT count(*) AS n FROM faqs WHERE entity_id = 'HO-AUR-0001'").first("n");
+    const edit = await postForm(una, "/entities/HO-AUR-0001/faqs", { csrf, version: "x", question: "Q?", answer: "A.", category: "C" });
+    expect(edit.headers.get("Location")).toBe("/console/password");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM faqs WHERE entity_id = 'HO-AUR-0001'").first("n")).toBe(faqs);
+    // The given password again is not a choice.
+    const same = await postForm(una, "/password", { csrf, current: password, next: password, repeated: password });
+    expect(same.status).toBe(400);
+    expect(await same.text()).toContain("The new password is the same as the current one: choose another.");
+    const next = "una-chosen-password";
+    const chosen = await postForm(una, "/password", { csrf, current: password, next, repeated: next });
+    expect(chosen.status).toBe(303);
+    expect(await pageOf(una, "")).toContain("Your content");
+    expect((await adminJson("GET", "/people/person-una")).mustChoosePassword).toBe(false);
+    const [entry] = await auditOf("person-una");
+    expect(entry).toMatchObject({ action: "person.password", detail: { by: "themselves", mustChoosePassword: { from: true, to: false } } });
+
+    await adminJson("POST", "/people/person-una/password", { password: "una-given-password" });
+    const again = await signedIn({ ...UNA, password: "una-given-password" });
+    const out = await postForm(again, "/sign-out", { csrf: fieldOf(await pageOf(again, "/password"), "csrf") });
+    expect(out.headers.get("Location")).toBe("/console/sign-in?ended=out");
+    expect((await again.request(CONSOLE)).headers.get("Location")).toBe("/console/sign-in");
   });
 });
 

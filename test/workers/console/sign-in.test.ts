@@ -4,7 +4,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS } from "../../../src/console/session";
 import { FREE_FAILURES } from "../../../src/rate-limit/failure-backoff";
 import { fetchWith } from "../support/app";
 import { Browser } from "../support/connector";
-import { BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, trySignIn } from "../support/console";
+import { addPeople, BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, trySignIn, unescaped } from "../support/console";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -60,6 +60,25 @@ describe("console sign-in", () => {
     const [a, b] = [withoutToken(await wrong.text()), withoutToken(await unknown.text())];
     expect(a).toContain("The e-mail or password is not correct.");
     expect(b.replace("nobody@aurora.example", BRUNO.email)).toBe(a);
+  });
+
+  it("tells a disabled person who gives the right password that their account is disabled and whom to ask; a wrong one learns nothing", async () => {
+    const dora = { email: "dora@aurora.example", password: "dora-console-pass" };
+    await addPeople([{ id: "person-dora", organizationId: "org-aurora", ...dora, name: "Dora", grants: [] }]);
+    await env.DB.prepare("UPDATE people SET disabled_at = '2026-11-20T10:00:00.000Z' WHERE id = 'person-dora'").run();
+    const right = await trySignIn(new Browser(), dora);
+    expect(right.status).toBe(403);
+    expect(right.headers.getSetCookie().some((cookie) => cookie.startsWith("__Host-console-session="))).toBe(false);
+    expect(unescaped(await right.text())).toContain(
+      "Your account is disabled, so you cannot sign in. Ask your organization's administrator (Inês Almeida) to enable it again.",
+    );
+    const withoutToken = (html: string) => html.replace(/name="csrf" value="[^"]*"/, "");
+    const wrong = await trySignIn(new Browser(), { ...dora, password: "not-the-password" });
+    const unknown = await trySignIn(new Browser(), { email: "nobody@aurora.example", password: "not-the-password" });
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    const [a, b] = [withoutToken(await wrong.text()), withoutToken(await unknown.text())];
+    expect(a).toContain("The e-mail or password is not correct.");
+    expect(b.replace("nobody@aurora.example", dora.email)).toBe(a);
   });
 
   it(`waits after ${FREE_FAILURES} failures from one address, without locking the person out elsewhere`, async () => {
