@@ -15,12 +15,14 @@ import { findActivePerson, findSignInPerson } from "../storage/people";
 import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
+import { findFaqs, MAX_FIND_LENGTH } from "../search/find-faqs";
 import { importRoutes } from "./imports";
-import { page, problem, seeOther } from "./answers";
+import { notInReach, page, problem, readOnlyContent, seeOther } from "./answers";
 import { keyRoutes } from "./keys";
 import { partnerRoutes } from "./partners";
 import { passwordRoutes } from "./password";
 import { peopleRoutes } from "./people";
+import { replaceRoutes } from "./replace";
 import { ASK_LANGUAGES, askPage, conflictPage, entityListPage, entityPage, faqFormPage, render, signInPage, type Viewer } from "./pages";
 import { unansweredResponse } from "./unanswered";
 import {
@@ -194,15 +196,22 @@ consoleRoutes.post("/console/sign-out-everywhere", async (c) => {
   return seeOther("/console/sign-in?ended=everywhere", [clearCookie(SESSION_COOKIE)]);
 });
 
+/** The home page: the entities the person may see and, with a search, the FAQs of theirs whose text holds it. */
 consoleRoutes.get("/console", async (c) => {
   const access = c.get("access");
-  const search = (c.req.query("q") ?? "").trim().slice(0, 200);
-  const found = await entitiesWithin(c.env.DB, { reach: reachOf(access), scope: access.scope, search, limit: LIST_LIMIT });
+  const search = (c.req.query("q") ?? "").trim().slice(0, MAX_FIND_LENGTH);
+  const reach = reachOf(access);
+  const [found, faqs] = await Promise.all([
+    entitiesWithin(c.env.DB, { reach, scope: access.scope, search, limit: LIST_LIMIT }),
+    search === "" ? null : findFaqs(c.env.DB, search, [reach, access.scope]),
+  ]);
   const entities = found.flatMap((entity) => {
     const role = roleOn(access, entity);
     return role ? [{ ...entity, role }] : [];
   });
-  return page(render(entityListPage({ viewer: c.get("viewer"), search, entities, limit: LIST_LIMIT })));
+  // The index admits only what the reach's keys hold; each FAQ's entity is checked again with the roles.
+  const faqsSeen = faqs && { ...faqs, faqs: faqs.faqs.filter((faq) => roleOn(access, { id: faq.entityId, brand_id: faq.brandId })) };
+  return page(render(entityListPage({ viewer: c.get("viewer"), search, entities, limit: LIST_LIMIT, faqs: faqsSeen })));
 });
 
 consoleRoutes.get("/console/unanswered", (c) =>
@@ -213,8 +222,7 @@ consoleRoutes.get("/console/unanswered", (c) =>
   ),
 );
 
-const nothingHere = (c: ConsoleContext) =>
-  problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
+const nothingHere = (c: ConsoleContext) => notInReach(c.get("viewer"));
 
 /** The entity of the path with the person's role on it, or the 404 page (the same whether it exists elsewhere or not). */
 async function entityInReach(c: ConsoleContext) {
@@ -300,13 +308,7 @@ consoleRoutes.get("/console/entities/:entityId/faqs/:position", async (c) => {
   );
 });
 
-const readOnly = (c: ConsoleContext) =>
-  problem(
-    403,
-    "You can read this content but not change it",
-    "Ask your organization's administrator if you need to edit it.",
-    c.get("viewer"),
-  );
+const readOnly = (c: ConsoleContext) => readOnlyContent(c.get("viewer"));
 
 const noSuchFaq = (c: ConsoleContext, entityName: string, position: number | null) =>
   problem(
@@ -416,3 +418,4 @@ consoleRoutes.route("/", partnerRoutes);
 consoleRoutes.route("/", keyRoutes);
 consoleRoutes.route("/", passwordRoutes);
 consoleRoutes.route("/", importRoutes);
+consoleRoutes.route("/", replaceRoutes);
