@@ -92,12 +92,12 @@ const peoplePage = ({
       <tbody>
         {people.map((person) => (
           <tr>
-            <td>
+            <td data-label="Name">
               <a href={`/console/people/${person.id}`}>{person.display_name}</a>
             </td>
-            <td>{person.email}</td>
-            <td>{person.grants.length === 0 ? "No role yet" : person.grants.map(grantWords).join("; ")}</td>
-            <td>{person.disabled_at === null ? "Yes" : "No, disabled"}</td>
+            <td data-label="E-mail">{person.email}</td>
+            <td data-label="Roles">{person.grants.length === 0 ? "No role yet" : person.grants.map(grantWords).join("; ")}</td>
+            <td data-label="Can sign in">{person.disabled_at === null ? "Yes" : "No, disabled"}</td>
           </tr>
         ))}
       </tbody>
