@@ -213,11 +213,11 @@ const accessPage = ({
         <tbody>
           {entries.map((entry) => (
             <tr>
-              <td data-label="When (UTC)">{entry.at.slice(0, 16).replace("T", " ")}</td>
-              <td data-label="Who">{entry.actor.startsWith("person:") ? entry.actor.slice("person:".length) : "The operator"}</td>
-              <td data-label="What">{actionWords(entry.action)}</td>
-              <td data-label="On">{entry.target}</td>
-              <td data-label="Details">
+              <td>{entry.at.slice(0, 16).replace("T", " ")}</td>
+              <td>{entry.actor.startsWith("person:") ? entry.actor.slice("person:".length) : "The operator"}</td>
+              <td>{actionWords(entry.action)}</td>
+              <td>{entry.target}</td>
+              <td>
                 <ul class="changes">
                   {changeLines(entry.detail).map((line) => (
                     <li>{line}</li>
