@@ -127,14 +127,12 @@ export const unansweredPage = ({ viewer, items, filters, entities, languages, pr
         <tbody>
           {items.map((item) => (
             <tr>
-              <td data-label="Times asked">{item.count}</td>
-              <td data-label="Question">{item.question}</td>
-              <td data-label="Asked of">
-                {item.entity ? <a href={`/console/entities/${item.entity.id}`}>{item.entity.name}</a> : "No one hotel or page"}
-              </td>
-              <td data-label="Language">{languageLabel(item.language)}</td>
-              <td data-label="Last asked">{item.lastSeenAt.slice(0, 10)}</td>
-              <td data-label="Action">
+              <td>{item.count}</td>
+              <td>{item.question}</td>
+              <td>{item.entity ? <a href={`/console/entities/${item.entity.id}`}>{item.entity.name}</a> : "No one hotel or page"}</td>
+              <td>{languageLabel(item.language)}</td>
+              <td>{item.lastSeenAt.slice(0, 10)}</td>
+              <td>
                 {item.entity?.role === "editor" && (
                   <a href={answerLink(item.entity.id, item.question)} aria-label={`Answer it for ${item.entity.name}`}>
                     Answer it
