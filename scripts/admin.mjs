@@ -657,6 +657,72 @@ content
       );
     }),
   );
+content
+  .command("find")
+  .argument("<words>", "words every FAQ found has in its question or answer, in any language")
+  .option("--entity <entityId>", "only this entity's FAQs (a brand's: its hotels' too)")
+  .description("find FAQs by their words (at most 50)")
+  .action(
+    run(async (o, words) => {
+      const query = new URLSearchParams({ q: words, ...(o.entity ? { entity: o.entity } : {}) });
+      output(o, await api("GET", `/content/faqs/search?${query}`), (d) =>
+        [
+          table(d.faqs, [
+            ["ENTITY", (f) => f.entityId],
+            ["FAQ", (f) => f.position],
+            ["LANGUAGE", (f) => f.language],
+            ["QUESTION", (f) => f.question],
+            ["FOUND", (f) => `${f.field}: ${f.excerpt}`],
+          ]),
+          d.faqs.length < d.total ? `The first ${d.faqs.length} of ${d.total}.` : plural(d.total, "FAQ") + " found.",
+        ].join("\n"),
+      );
+    }),
+  );
+content
+  .command("replace")
+  .argument("<scope>", "a brand (with its hotels), or one hotel, destination or airport")
+  .argument("<find>", "the text to find, as written")
+  .argument("<replacement>", "what it becomes")
+  .option("--case-sensitive", "match capital letters exactly")
+  .option("--language <codes>", "only FAQs in these languages, comma-separated (pt,es)")
+  .option("--apply", "make every change listed (at most 500 at once); without it, only list them")
+  .description("replace a text in FAQs' questions and answers: lists every change, and with --apply makes them")
+  .action(
+    run(async (o, scope, find, replacement) => {
+      const request = {
+        scope,
+        find,
+        replacement,
+        caseSensitive: Boolean(o.caseSensitive),
+        ...(o.language ? { languages: o.language.split(",").map((tag) => tag.trim()) } : {}),
+      };
+      const preview = await api("POST", "/content/replace/preview", request);
+      if (!o.apply || preview.changes.length === 0) {
+        output(o, preview, (p) =>
+          [
+            table(p.changes, [
+              ["ENTITY", (c) => c.entityId],
+              ["FAQ", (c) => c.position],
+              ["LANGUAGE", (c) => c.language],
+              ["FIELD", (c) => c.field],
+              ["BEFORE", (c) => c.before],
+              ["AFTER", (c) => c.after],
+            ]),
+            `${plural(p.changes.length, "change")}${p.more ? " (the first 500; apply them, then run again for the rest)" : ""}.`,
+            ...(p.changes.length > 0 ? ["Nothing was changed: run again with --apply to make them."] : []),
+          ].join("\n"),
+        );
+        return;
+      }
+      const applied = await api("POST", "/content/replace", {
+        ...request,
+        changes: preview.changes.map((c) => c.key),
+        versions: preview.versions,
+      });
+      output(o, applied, (a) => `Replaced: ${plural(a.changes, "change")} in ${plural(a.entities.length, "entity", "entities")}.`);
+    }),
+  );
 
 // --- search: the lexicon, plans, re-analysis, unanswered questions -------------------------------
 const LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "nl"];

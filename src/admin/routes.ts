@@ -6,6 +6,7 @@ import { adminAuth, type AdminEnv } from "./auth";
 import { connectorClientRoutes } from "./connector-clients";
 import { contentRoutes } from "./content";
 import { faqRoutes } from "./faqs";
+import { findReplaceRoutes } from "./find-replace";
 import { identityClientRoutes } from "./identity-clients";
 import { adminError } from "./openapi";
 import { unservedRequest } from "./operation";
@@ -54,6 +55,7 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
   connectorClientRoutes(api);
   contentRoutes(api);
   faqRoutes(api);
+  findReplaceRoutes(api);
   searchRoutes(api);
   systemRoutes(api);
   webhookRoutes(api);

@@ -16,6 +16,14 @@ export function seeOther(location: string, cookies: string[] = []): Response {
 export const problem = (status: number, heading: string, message: string, viewer?: Viewer) =>
   page(render(problemPage({ viewer, heading, message })), status);
 
+/** An entity out of the person's reach: the same page whether it exists elsewhere or not. */
+export const notInReach = (viewer: Viewer) =>
+  problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", viewer);
+
+/** A change asked of content the person may only read. */
+export const readOnlyContent = (viewer: Viewer) =>
+  problem(403, "You can read this content but not change it", "Ask your organization's administrator if you need to edit it.", viewer);
+
 /** What the console answers for a path it has no page for, or when something failed: a page, never JSON. */
 export const consoleFallback = (status: 404 | 500) =>
   status === 404

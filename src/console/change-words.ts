@@ -20,6 +20,7 @@ const ACTION_WORDS: Record<string, string> = {
   "faq.remove": "Removed an FAQ",
   "faq.move": "Moved an FAQ",
   "content.import": "Imported FAQs",
+  "content.replace": "Replaced a text in FAQs",
   "content.remove": "Removed a brand, hotel or page",
   "person.invite": "Invited a person",
   "person.grant": "Gave a role",

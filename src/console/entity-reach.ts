@@ -1,23 +1,16 @@
 import type { Context } from "hono";
 import { findEntity } from "../storage/entities";
 import { roleOn } from "./access";
-import { problem } from "./answers";
+import { notInReach, readOnlyContent } from "./answers";
 import type { ConsoleEnv } from "./context";
 
 /** How the console's entity pages find the entity of their path, and what they answer when they may not. */
 
 type ConsoleContext = Context<ConsoleEnv>;
 
-export const nothingHere = (c: ConsoleContext) =>
-  problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
+export const nothingHere = (c: ConsoleContext) => notInReach(c.get("viewer"));
 
-export const readOnly = (c: ConsoleContext) =>
-  problem(
-    403,
-    "You can read this content but not change it",
-    "Ask your organization's administrator if you need to edit it.",
-    c.get("viewer"),
-  );
+export const readOnly = (c: ConsoleContext) => readOnlyContent(c.get("viewer"));
 
 /** The entity of the path with the person's role on it, or null (the same whether it exists elsewhere or not). */
 export async function entityInReach(c: ConsoleContext) {

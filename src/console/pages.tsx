@@ -3,6 +3,7 @@ import type { HtmlEscapedString } from "hono/utils/html";
 import { raw } from "hono/html";
 import { listedFaq, type FaqList, type ListedFaq } from "../catalogue/faq-edits";
 import type { FoundFaq } from "../search/answers";
+import type { ExcerptPiece, FoundFaqs, FoundField } from "../search/find-faqs";
 import type { Confidence } from "../search/confidence";
 import { PAGE_COLOURS } from "../http/html-page";
 import type { EntityRow } from "../storage/entities";
@@ -45,7 +46,6 @@ ol.faqs{list-style:none;margin:0;padding:0}
 ol.faqs>li{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem;margin:0 0 1rem}
 .texts{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1rem}
 .texts h3{margin:0 0 .25rem;font-size:.85rem;text-transform:uppercase;letter-spacing:.06em;color:var(--muted)}
-.missing{border:1px dashed var(--field);border-radius:8px;padding:.5rem .75rem}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.75rem;align-items:center}
 .actions form{display:inline}
 .actions form.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
@@ -60,9 +60,6 @@ table.changes{table-layout:fixed;margin:0 0 1rem}
 table.changes caption{text-align:left;font-weight:600;padding:.5rem 0}
 table.changes caption,table.changes th,table.changes td{overflow-wrap:anywhere}
 select{max-width:100%}
-input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align:middle}
-.compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
-select{max-width:100%}
 td{overflow-wrap:anywhere}
 ol.history{margin:0;padding-left:1.25rem}
 @media (max-width:40rem){main{padding:1rem}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}
@@ -70,6 +67,34 @@ table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-pa
 table.cards caption{display:block;text-align:left;padding:.5rem .75rem}
 table.cards tr{border-bottom:1px solid var(--line);padding:.5rem 0}table.cards td{border:0;padding:.2rem .75rem}
 table.cards td::before{content:attr(data-label) ": ";font-weight:600}}
+input[type=checkbox]{display:inline-block;width:1.5rem;height:1.5rem;margin:0 .5rem 0 0;vertical-align:middle}
+input[type=checkbox]+label{display:inline;vertical-align:middle}
+.compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
+body{overflow-wrap:anywhere}
+ul.links{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0 0 1rem;padding:0}
+ol.found{margin:0;padding-left:1.5rem}
+ol.found>li{margin:0 0 1rem}
+ol.found p{margin:.15rem 0 0}
+.saved{position:sticky;top:0;z-index:1;box-shadow:0 2px 6px rgba(0,0,0,.2)}
+ol.faqs>li{scroll-margin-top:5rem}
+fieldset{min-width:0;margin:0 0 1rem;border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem}
+ul.replacements{list-style:none;margin:0;padding:0}
+ul.replacements>li{padding:.5rem 0;border-bottom:1px solid var(--line)}
+ul.replacements p{margin:.25rem 0 0}
+del{background:var(--err-bg);color:var(--err-ink)}
+ins{background:var(--warn-bg);color:var(--warn-ink)}
+@media (max-width:40rem){
+main{padding:1rem .75rem}
+header{padding:.75rem}
+.narrow{margin:1rem auto;padding:1.25rem 1rem}
+.search{flex-wrap:wrap}
+table,thead,tbody,tr,th,td,caption{display:block}
+thead tr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+tr{border-bottom:1px solid var(--line);padding:.4rem 0}
+th,td{border:0;padding:.2rem .75rem}
+td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+select{width:100%;min-width:0}
+}
 `;
 
 export interface Viewer {
@@ -207,22 +232,76 @@ export interface EntityListView {
   search: string;
   entities: (EntityRow & { role: EntityRole })[];
   limit: number;
+  /** With a search: the FAQs whose text holds it. */
+  faqs?: FoundFaqs | null;
 }
 
-export const entityListPage = ({ viewer, search, entities, limit }: EntityListView) => (
-  <Page title="Your content" viewer={viewer}>
+const FIELD_NAMES: Record<FoundField, string> = { question: "question", answer: "answer" };
+
+const Excerpt = ({ pieces }: { pieces: ExcerptPiece[] }) => (
+  <>{pieces.map((piece) => (piece.mark ? <mark>{piece.text}</mark> : piece.text))}</>
+);
+
+/** The FAQs a search found, each linked to its place on its entity's page, with the passage that matched. */
+const FoundFaqList = ({ search, found }: { search: string; found: FoundFaqs }) => (
+  <section aria-labelledby="found-faqs">
+    <h2 id="found-faqs">FAQs</h2>
+    {found.faqs.length === 0 ? (
+      <p>No FAQ you may see has “{search}” in its question or answer, in any language.</p>
+    ) : (
+      <>
+        <p class="muted">
+          {found.faqs.length < found.total
+            ? `The first ${found.faqs.length} of ${found.total}; add words to narrow them down.`
+            : found.total === 1
+              ? "1 found."
+              : `${found.total} found.`}
+        </p>
+        <ol class="found">
+          {found.faqs.map((faq) => (
+            <li>
+              <a href={`/console/entities/${faq.entityId}#faq-${faq.position}`} lang={faq.language}>
+                {faq.question}
+              </a>
+              <p class="muted">
+                {faq.entityName} · FAQ {faq.position}
+                {faq.translation ? ` · ${languageName(faq.language)}` : ""} · in the {FIELD_NAMES[faq.field]}
+              </p>
+              <p lang={faq.language}>
+                <Excerpt pieces={faq.excerpt} />
+              </p>
+            </li>
+          ))}
+        </ol>
+      </>
+    )}
+  </section>
+);
+
+export const entityListPage = ({ viewer, search, entities, limit, faqs }: EntityListView) => (
+  <Page title={search ? `“${search}” in your content` : "Your content"} viewer={viewer}>
     <h1>Your content</h1>
-    <p>
-      <a href="/console/unanswered">Questions guests could not get answered</a>
-      <a href="/console/import">Import or export a file</a>
-    </p>
+    <nav aria-label="Your content's pages">
+      <ul class="links">
+        <li>
+          <a href="/console/unanswered">Questions guests could not get answered</a>
+        </li>
+        <li>
+          <a href="/console/import">Import or export a file</a>
+        </li>
+        <li>
+          <a href="/console/replace">Find and replace</a>
+        </li>
+      </ul>
+    </nav>
     <form method="get" action="/console" class="search" role="search">
       <div>
-        <label for="q">Find a brand, hotel or page by name or ID</label>
+        <label for="q">Find a brand, hotel or page by name or ID, or FAQs by their words</label>
         <input id="q" name="q" type="search" value={search} />
       </div>
       <button type="submit">Search</button>
     </form>
+    {search && <h2>Hotels and pages</h2>}
     {entities.length === 0 ? (
       <p>
         {search
@@ -230,7 +309,7 @@ export const entityListPage = ({ viewer, search, entities, limit }: EntityListVi
           : "You have no content to look after yet. Ask your organization's administrator."}
       </p>
     ) : (
-      <table>
+      <table class="stack">
         <caption class="muted">
           {entities.length === limit ? `The first ${limit}; search to narrow them down.` : `${entities.length} found.`}
         </caption>
@@ -245,17 +324,18 @@ export const entityListPage = ({ viewer, search, entities, limit }: EntityListVi
         <tbody>
           {entities.map((entity) => (
             <tr>
-              <td>
+              <td data-label="Name">
                 <a href={`/console/entities/${entity.id}`}>{entity.name}</a>
               </td>
-              <td>{entity.id}</td>
-              <td>{KIND_NAMES[entity.kind]}</td>
-              <td>{ROLE_NAMES[entity.role]}</td>
+              <td data-label="ID">{entity.id}</td>
+              <td data-label="Kind">{KIND_NAMES[entity.kind]}</td>
+              <td data-label="You">{ROLE_NAMES[entity.role]}</td>
             </tr>
           ))}
         </tbody>
       </table>
     )}
+    {faqs && <FoundFaqList search={search} found={faqs} />}
   </Page>
 );
 
@@ -296,7 +376,7 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
         {entity.name} <span class="muted">({entity.id})</span>
       </h1>
       {done && DONE[done] && (
-        <p class="notice ok" role="status">
+        <p class="notice ok saved" role="status">
           {DONE[done]}
         </p>
       )}
@@ -329,49 +409,45 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
                   <h3>{languageName(entity.default_language)}</h3>
                   <p>{faq.answer}</p>
                 </div>
-                {languages.map((language) => {
-                  const translation = faq.translations.find((t) => t.language === language);
-                  const translationAt = `${base}/faqs/${position}/translations/${language}`;
-                  return translation ? (
-                    <div lang={language}>
-                      <h3>{languageName(language)}</h3>
-                      <p>
-                        <strong>{translation.question}</strong>
+                {faq.translations.map((translation) => (
+                  <div lang={translation.language}>
+                    <h3>{languageName(translation.language)}</h3>
+                    <p>
+                      <strong>{translation.question}</strong>
+                    </p>
+                    <p>{translation.answer}</p>
+                    {role === "editor" && (
+                      <p lang="en">
+                        <a
+                          href={`${base}/faqs/${position}/translations/${translation.language}`}
+                          aria-label={`Edit the ${languageName(translation.language)} translation of FAQ ${position}`}
+                        >
+                          Edit translation
+                        </a>
                       </p>
-                      <p>{translation.answer}</p>
-                      {role === "editor" && (
-                        <p lang="en">
-                          <a href={translationAt} aria-label={`Edit the ${languageName(language)} translation of FAQ ${position}`}>
-                            Edit translation
-                          </a>
-                        </p>
-                      )}
-                    </div>
-                  ) : (
-                    <div class="missing">
-                      <h3>{languageName(language)}</h3>
-                      <p>
-                        Not translated yet: guests asking in {languageName(language)} get the {languageName(entity.default_language)} text.
-                      </p>
-                      {role === "editor" && (
-                        <p>
-                          <a href={translationAt} aria-label={`Translate FAQ ${position} into ${languageName(language)}`}>
-                            Translate
-                          </a>
-                        </p>
-                      )}
-                    </div>
-                  );
-                })}
+                    )}
+                  </div>
+                ))}
               </div>
-              {missing.length > 0 && <p class="notice warn">Missing translations: {missing.map(languageName).join(", ")}.</p>}
+              {missing.length > 0 && (
+                <p class="notice warn">
+                  Missing translations: {missing.map(languageName).join(", ")}. Guests asking in {missing.length === 1 ? "it" : "them"} get
+                  the {languageName(entity.default_language)} text.
+                </p>
+              )}
               {role === "editor" && (
                 <div class="actions">
                   <a href={`${base}/faqs/${position}`} aria-label={`Edit FAQ ${position}`}>
                     Edit
                   </a>
                   {faqs.length > 1 && <MoveForm base={base} faq={listedFaq(list, position)!} count={faqs.length} csrf={viewer.csrf} />}
-                  <TranslateForm base={base} position={position} languages={otherLanguages.filter((tag) => !languages.includes(tag))} />
+                  <TranslateForm
+                    base={base}
+                    position={position}
+                    languages={[...new Set([...missing, ...otherLanguages])].filter(
+                      (tag) => !faq.translations.some((t) => t.language === tag),
+                    )}
+                  />
                 </div>
               )}
             </li>

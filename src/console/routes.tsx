@@ -16,6 +16,7 @@ import { findActivePerson, findPersonByEmail } from "../storage/people";
 import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
+import { findFaqs, MAX_FIND_LENGTH } from "../search/find-faqs";
 import { importRoutes } from "./imports";
 import { page, problem, seeOther } from "./answers";
 import { keyRoutes } from "./keys";
@@ -25,6 +26,7 @@ import { peopleRoutes } from "./people";
 import { ASK_LANGUAGES, askPage, entityListPage, entityPage, render, signInPage, type Viewer } from "./pages";
 import { entityInReach, nothingHere } from "./entity-reach";
 import { faqRoutes } from "./faq-routes";
+import { replaceRoutes } from "./replace";
 import { unansweredResponse } from "./unanswered";
 import {
   checkSession,
@@ -223,15 +225,22 @@ consoleRoutes.post("/console/sign-out-everywhere", async (c) => {
   return seeOther("/console/sign-in?ended=everywhere", [clearCookie(SESSION_COOKIE)]);
 });
 
+/** The home page: the entities the person may see and, with a search, the FAQs of theirs whose text holds it. */
 consoleRoutes.get("/console", async (c) => {
   const access = c.get("access");
-  const search = (c.req.query("q") ?? "").trim().slice(0, 200);
-  const found = await entitiesWithin(c.env.DB, { reach: reachOf(access), scope: access.scope, search, limit: LIST_LIMIT });
+  const search = (c.req.query("q") ?? "").trim().slice(0, MAX_FIND_LENGTH);
+  const reach = reachOf(access);
+  const [found, faqs] = await Promise.all([
+    entitiesWithin(c.env.DB, { reach, scope: access.scope, search, limit: LIST_LIMIT }),
+    search === "" ? null : findFaqs(c.env.DB, search, [reach, access.scope]),
+  ]);
   const entities = found.flatMap((entity) => {
     const role = roleOn(access, entity);
     return role ? [{ ...entity, role }] : [];
   });
-  return page(render(entityListPage({ viewer: c.get("viewer"), search, entities, limit: LIST_LIMIT })));
+  // The index admits only what the reach's keys hold; each FAQ's entity is checked again with the roles.
+  const faqsSeen = faqs && { ...faqs, faqs: faqs.faqs.filter((faq) => roleOn(access, { id: faq.entityId, brand_id: faq.brandId })) };
+  return page(render(entityListPage({ viewer: c.get("viewer"), search, entities, limit: LIST_LIMIT, faqs: faqsSeen })));
 });
 
 consoleRoutes.get("/console/unanswered", (c) =>
@@ -284,3 +293,4 @@ consoleRoutes.route("/", keyRoutes);
 consoleRoutes.route("/", passwordRoutes);
 consoleRoutes.route("/", importRoutes);
 consoleRoutes.route("/", faqRoutes);
+consoleRoutes.route("/", replaceRoutes);

@@ -250,3 +250,34 @@ export async function brandFaqCounts(db: D1Reader, brandId: string): Promise<Bra
     languages: (languages!.results as { language: string }[]).map((row) => row.language),
   };
 }
+
+/** An FAQ row a text search found, in its own language, with its entity. */
+export interface FoundFaqRow {
+  entity_id: string;
+  entity_name: string;
+  entity_kind: EntityRow["kind"];
+  brand_id: string | null;
+  position: number;
+  language: string;
+  translation: 0 | 1;
+  question: string;
+  answer: string;
+}
+
+/**
+ * The FAQ rows (every language) the FTS5 expression `match` finds in `faq_search`, at most `limit`, by entity name,
+ * then position, the default language's row first; and how many it finds in all.
+ */
+export async function matchingFaqRows(db: D1Reader, match: string, limit: number): Promise<{ rows: FoundFaqRow[]; total: number }> {
+  const { results } = await db
+    .prepare(
+      `WITH found(id) AS MATERIALIZED (SELECT rowid FROM faq_search WHERE faq_search MATCH ?1)
+       SELECT e.id AS entity_id, e.name AS entity_name, e.kind AS entity_kind, e.brand_id, f.position, f.language, f.translation,
+         f.question, f.answer, (SELECT count(*) FROM found) AS total
+       FROM found JOIN faqs f ON f.id = found.id JOIN entities e ON e.id = f.entity_id
+       ORDER BY e.name, e.id, f.position, f.translation, f.language LIMIT ?2`,
+    )
+    .bind(match, limit)
+    .all<FoundFaqRow & { total: number }>();
+  return { rows: results.map(({ total: _, ...row }) => row), total: results[0]?.total ?? 0 };
+}
