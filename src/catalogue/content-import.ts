@@ -5,6 +5,7 @@ import { contentVersionStatement, readContentVersion, type ContentVersion } from
 import { entityStillAt, findEntity } from "../storage/entities";
 import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements, currentContentFor } from "./apply";
+import { faqVersionStatements } from "./faq-versions";
 import { planContent, type ContentPlan, type StagedRecord } from "./plan";
 import { localizedFaqs } from "../storage/faqs";
 import { inStoredOrder } from "./csv";
@@ -169,6 +170,20 @@ export async function applyImport(
             action: "content.import",
             target: entity.id,
             detail: auditDetail(entity),
+          }),
+        ),
+      // An entity removed takes its FAQs' versions with it (ON DELETE CASCADE): only those it keeps get new ones.
+      ...(changed ? preview.entities : [])
+        .filter((entity) => entity.status === "added" || entity.status === "changed")
+        .flatMap((entity) =>
+          faqVersionStatements(db, {
+            entityId: entity.id,
+            before: entity.before,
+            after: entity.after,
+            since: preview.guards.find((guard) => guard.id === entity.id)?.updatedAt ?? at,
+            at,
+            actor,
+            action: "content.import",
           }),
         ),
       ...also,

@@ -7,6 +7,7 @@ import { entitiesByIdOrBrand, entityStillAt, type StoredEntity } from "../storag
 import { faqsOfEntities, localizedFaqs, type LocalizedFaq, type StoredFaq } from "../storage/faqs";
 import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements } from "./apply";
+import { faqVersionStatements } from "./faq-versions";
 import { planFaqList } from "./plan";
 import { ContentRecord, FaqRecord, questionKey, toRecord, type TranslationRecord } from "./records";
 import { forgetContentVersion } from "./snapshot";
@@ -34,7 +35,9 @@ export type FaqEdit =
   | { action: "add"; faq: FaqText }
   | { action: "replace"; position: number; faq: FaqText }
   | { action: "remove"; position: number }
-  | { action: "move"; position: number; to: number };
+  | { action: "move"; position: number; to: number }
+  /** An earlier version brought back whole, with its translations: in place of the FAQ at `position`, or inserted there. */
+  | { action: "restore"; position: number; replace: boolean; faq: LocalizedFaq };
 
 /** What an FAQ was or became, for the audit log and the answer: its position and text in the default language. */
 export type PlacedFaq = FaqText & { position: number };
@@ -88,8 +91,10 @@ function edited(record: ContentRecord, edit: FaqEdit): { record: ContentRecord; 
     return { record: { ...record, faqs }, before: null, after: placed(edit.faq, faqs.length - 1) };
   }
   const index = edit.position - 1;
+  if (edit.action === "restore" && !edit.replace) return restored(record, edit.faq, Math.min(index, faqs.length), null);
   const current = faqs[index];
   if (!current) return null;
+  if (edit.action === "restore") return restored(record, edit.faq, index, current);
   if (edit.action === "replace") {
     faqs[index] = edit.faq;
     // Translations name their source by its text: they follow the question to its new wording.
@@ -112,6 +117,25 @@ function edited(record: ContentRecord, edit: FaqEdit): { record: ContentRecord; 
   faqs.splice(index, 1);
   faqs.splice(to, 0, current);
   return { record: { ...record, faqs }, before: placed(current, index), after: placed(current, to) };
+}
+
+/** The record with `faq` and its translations at `index`, in place of `current` (and its translations) when given. */
+function restored(
+  record: ContentRecord,
+  { translations: restoredTranslations, ...faq }: LocalizedFaq,
+  index: number,
+  current: FaqText | null,
+) {
+  const faqs = [...record.faqs];
+  faqs.splice(index, current ? 1 : 0, faq);
+  const translations = current ? withoutTranslationsOf(record.translations ?? [], current.question) : [...(record.translations ?? [])];
+  for (const { language, ...text } of restoredTranslations) {
+    const at = translations.findIndex((translation) => translation.language === language);
+    const translated = { source: faq.question, ...text };
+    if (at < 0) translations.push({ language, faqs: [translated] });
+    else translations[at] = { ...translations[at]!, faqs: [...(translations[at]!.faqs ?? []), translated] };
+  }
+  return { record: { ...record, faqs, translations }, before: current && placed(current, index), after: placed(faq, index) };
 }
 
 /** The 1-based position of another FAQ of `faqs` that asks `question` (case and spacing aside), if any. */
@@ -149,8 +173,9 @@ export async function editFaqs(
   if (list.version !== expectedVersion) return { outcome: "conflict", list };
   const result = edited(toRecord(list.entity, list.faqs), edit);
   if (!result) return { outcome: "no_faq", list };
-  if (edit.action === "add" || edit.action === "replace") {
-    const duplicate = duplicateOf(list.faqs, edit.faq.question, edit.action === "replace" ? edit.position - 1 : null);
+  if (edit.action === "add" || edit.action === "replace" || edit.action === "restore") {
+    const replaced = edit.action === "replace" || (edit.action === "restore" && edit.replace);
+    const duplicate = duplicateOf(list.faqs, edit.faq.question, replaced ? edit.position - 1 : null);
     if (duplicate !== null) return { outcome: "duplicate", position: duplicate };
   }
   const parsed = ContentRecord.safeParse(result.record);
@@ -170,6 +195,15 @@ export async function editFaqs(
         action: `faq.${edit.action}`,
         target: entityId,
         detail: { before: result.before, after: result.after },
+      }),
+      ...faqVersionStatements(db, {
+        entityId,
+        before: toRecord(list.entity, list.faqs),
+        after: parsed.data,
+        since: list.entity.updated_at,
+        at: now,
+        actor,
+        action: `faq.${edit.action}`,
       }),
       contentVersionStatement(db),
     ]);

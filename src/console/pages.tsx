@@ -2,6 +2,7 @@ import type { PropsWithChildren } from "hono/jsx";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { raw } from "hono/html";
 import type { FaqList, FaqText, PlacedFaq } from "../catalogue/faq-edits";
+import { questionKey } from "../catalogue/records";
 import type { FoundFaq } from "../search/answers";
 import type { Confidence } from "../search/confidence";
 import { PAGE_COLOURS } from "../http/html-page";
@@ -54,6 +55,8 @@ select{width:auto;min-width:12rem;background:var(--card)}
 ul.changes{margin:0;padding-left:1rem}
 ul.changes li{overflow-wrap:anywhere}
 input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align:middle}
+ul.removed{list-style:none;margin:0;padding:0}
+ul.removed li{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem;margin:0 0 .75rem;overflow-wrap:anywhere}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
 `;
 
@@ -64,6 +67,8 @@ export interface Viewer {
   csrf: string;
   /** The organization's administrator: the header links to the people and access pages. */
   administrator?: boolean;
+  /** May edit some content: the header links to the changes page. */
+  editor?: boolean;
 }
 
 /** The hidden field every form of a signed-in page carries. */
@@ -107,6 +112,12 @@ export function Page({ title, viewer, children }: PropsWithChildren<{ title: str
                 <>
                   {" · "}
                   <a href="/console/people">People</a> · <a href="/console/access">Partners and access</a>
+                </>
+              )}
+              {(viewer.administrator || viewer.editor) && (
+                <>
+                  {" · "}
+                  <a href="/console/audit">Changes</a>
                 </>
               )}
             </p>
@@ -241,14 +252,67 @@ const DONE: Record<string, string> = {
   replace: "The FAQ was saved.",
   remove: "The FAQ was removed.",
   move: "The FAQ was moved.",
+  restore: "The FAQ was restored.",
 };
+
+/** An FAQ removed, as the entity page offers it back. */
+export interface RemovedFaq {
+  /** The version that restores it. */
+  versionId: number;
+  question: string;
+  /** The languages of the translations it took with it. */
+  languages: string[];
+  who: string;
+  at: string;
+}
+
+/** What the entity page shows of its FAQs' history (console/history.tsx reads it). */
+export interface EntityHistoryView {
+  /** Who changed each FAQ last and when, by its question's key. */
+  lastChanges: Map<string, { who: string; at: string }>;
+  removed: RemovedFaq[];
+  /** The removal this person just made, which "Undo" restores. */
+  undo?: RemovedFaq;
+}
 
 export interface EntityView {
   viewer: Viewer;
   list: FaqList;
   role: EntityRole;
   done?: string;
+  history?: EntityHistoryView;
 }
+
+/** A time of the history as people read it: day and minute, UTC. */
+export const whenWords = (at: string): string => `${at.slice(0, 16).replace("T", " ")} UTC`;
+
+/** "its pt and es translations": the translations an FAQ has, by language tag. */
+const translationsWords = (languages: string[]): string =>
+  languages.length === 0
+    ? ""
+    : ` with its ${languages.length === 1 ? languages[0] : `${languages.slice(0, -1).join(", ")} and ${languages[languages.length - 1]}`} translation${languages.length === 1 ? "" : "s"}`;
+
+const RestoreButton = ({
+  base,
+  removed,
+  version,
+  csrf,
+  label,
+}: {
+  base: string;
+  removed: RemovedFaq;
+  version: string;
+  csrf: string;
+  label: string;
+}) => (
+  <form method="post" action={`${base}/versions/${removed.versionId}/restore`}>
+    <Csrf token={csrf} />
+    <input type="hidden" name="version" value={version} />
+    <button type="submit" aria-label={`${label} the removal of “${removed.question}”`}>
+      {label}
+    </button>
+  </form>
+);
 
 /** Every language the entity's FAQs are translated into, in tag order. */
 const translationLanguages = (list: FaqList): string[] =>
@@ -256,7 +320,7 @@ const translationLanguages = (list: FaqList): string[] =>
 
 export const languageName = (tag: string): string => new Intl.DisplayNames(["en"], { type: "language" }).of(tag) ?? tag;
 
-export function entityPage({ viewer, list, role, done }: EntityView) {
+export function entityPage({ viewer, list, role, done, history }: EntityView) {
   const { entity, faqs } = list;
   const languages = translationLanguages(list);
   const base = `/console/entities/${entity.id}`;
@@ -268,10 +332,20 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
       <h1>
         {entity.name} <span class="muted">({entity.id})</span>
       </h1>
-      {done && DONE[done] && (
-        <p class="notice ok" role="status">
-          {DONE[done]}
-        </p>
+      {done === "remove" && history?.undo ? (
+        <div class="notice ok actions" role="status">
+          <span>
+            Removed “{history.undo.question}”{translationsWords(history.undo.languages)}.
+          </span>
+          {role === "editor" && <RestoreButton base={base} removed={history.undo} version={list.version} csrf={viewer.csrf} label="Undo" />}
+        </div>
+      ) : (
+        done &&
+        DONE[done] && (
+          <p class="notice ok" role="status">
+            {DONE[done]}
+          </p>
+        )
       )}
       <p class="muted">
         {faqs.length === 1 ? "1 FAQ" : `${faqs.length} FAQs`} in {languageName(entity.default_language)}
@@ -318,10 +392,21 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
                 })}
               </div>
               {missing.length > 0 && <p class="notice warn">Missing translations: {missing.map(languageName).join(", ")}.</p>}
+              {history && (
+                <p class="muted">
+                  <LastChange change={history.lastChanges.get(questionKey(faq.question))} />{" "}
+                  <a href={`${base}/faqs/${position}/history`} aria-label={`History of FAQ ${position}`}>
+                    History
+                  </a>
+                </p>
+              )}
               {role === "editor" && (
                 <div class="actions">
                   <a href={`${base}/faqs/${position}`} aria-label={`Edit FAQ ${position}`}>
                     Edit
+                  </a>
+                  <a href={`${base}/faqs/${position}/remove`} aria-label={`Remove FAQ ${position}`}>
+                    Remove
                   </a>
                   {position > 1 && <MoveButton base={base} position={position} direction="up" version={list.version} csrf={viewer.csrf} />}
                   {position < faqs.length && (
@@ -333,9 +418,37 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
           );
         })}
       </ol>
+      {history && history.removed.length > 0 && (
+        <section aria-labelledby="removed">
+          <h2 id="removed">Recently removed</h2>
+          <ul class="removed">
+            {history.removed.map((removed) => (
+              <li>
+                <strong>{removed.question}</strong>
+                <span class="muted">
+                  {" "}
+                  {translationsWords(removed.languages).trim()} · removed by {removed.who}, {whenWords(removed.at)}
+                </span>
+                {role === "editor" && (
+                  <RestoreButton base={base} removed={removed} version={list.version} csrf={viewer.csrf} label="Restore" />
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </Page>
   );
 }
+
+const LastChange = ({ change }: { change?: { who: string; at: string } }) =>
+  change ? (
+    <>
+      Last changed by {change.who}, {whenWords(change.at)} ·
+    </>
+  ) : (
+    <>No change recorded here yet ·</>
+  );
 
 const MoveButton = (props: { base: string; position: number; direction: "up" | "down"; version: string; csrf: string }) => (
   <form method="post" action={`${props.base}/faqs/${props.position}/move`}>
@@ -414,13 +527,13 @@ export function faqFormPage({ viewer, entity, version, position, values, origina
         </div>
       </form>
       {position !== null && (
-        <form method="post" action={`${base}/faqs/${position}/remove`}>
-          <Csrf token={viewer.csrf} />
-          <input type="hidden" name="version" value={version} />
+        <>
           <h2>Remove this FAQ</h2>
-          <p>Its translations are removed with it. Guests and partners stop seeing it within minutes.</p>
-          <button type="submit">Remove FAQ {position}</button>
-        </form>
+          <p>
+            Its translations are removed with it. You are asked to confirm first, and can restore it afterwards.{" "}
+            <a href={`${base}/faqs/${position}/remove`}>Remove FAQ {position}…</a>
+          </p>
+        </>
       )}
     </Page>
   );

@@ -9,12 +9,15 @@ import { checkPassword } from "../rate-limit/password-sign-in";
 import { callerAddress } from "../rate-limit/token-requests";
 import { grantsOf } from "../storage/console-grants";
 import { deleteSessionsOf } from "../storage/console-sessions";
-import { entitiesWithin, findEntity } from "../storage/entities";
+import { entitiesWithin } from "../storage/entities";
 import { findOrganization, scopeOf } from "../storage/organizations";
 import { findActivePerson, findSignInPerson } from "../storage/people";
 import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
+import { entityInReach, nothingHere, noSuchFaq, positionParam, readOnly } from "./entity-reach";
+import { entityHistoryView, historyRoutes } from "./history";
+import { auditRoutes } from "./audit";
 import { importRoutes } from "./imports";
 import { page, problem, seeOther } from "./answers";
 import { keyRoutes } from "./keys";
@@ -129,6 +132,7 @@ const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
     organizationName: organization?.name ?? person.organization_id,
     csrf: await csrfTokenOf(token),
     administrator: grants.some((grant) => grant.role === "administrator"),
+    editor: grants.some((grant) => grant.role === "editor"),
   };
   c.set("person", person);
   c.set("access", { grants, scope });
@@ -213,27 +217,13 @@ consoleRoutes.get("/console/unanswered", (c) =>
   ),
 );
 
-const nothingHere = (c: ConsoleContext) =>
-  problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
-
-/** The entity of the path with the person's role on it, or the 404 page (the same whether it exists elsewhere or not). */
-async function entityInReach(c: ConsoleContext) {
-  const entity = await findEntity(c.env.DB, c.req.param("entityId") ?? "");
-  const role = entity ? roleOn(c.get("access"), entity) : null;
-  return entity && role ? { entity, role } : null;
-}
-
-/** The 1-based FAQ position of the path, or null when it is not one. */
-const positionParam = (c: ConsoleContext): number | null => {
-  const position = Number(c.req.param("position"));
-  return Number.isSafeInteger(position) && position >= 1 ? position : null;
-};
-
 consoleRoutes.get("/console/entities/:entityId", async (c) => {
   const found = await entityInReach(c);
   const list = found && (await readFaqList(c.env.DB, found.entity.id));
   if (!found || !list) return nothingHere(c);
-  return page(render(entityPage({ viewer: c.get("viewer"), list, role: found.role, done: c.req.query("done") })));
+  const done = c.req.query("done");
+  const history = await entityHistoryView(c, list, done);
+  return page(render(entityPage({ viewer: c.get("viewer"), list, role: found.role, done, history })));
 });
 
 /** How many FAQs "ask as a guest" shows: as many as service_query lists by default. */
@@ -299,22 +289,6 @@ consoleRoutes.get("/console/entities/:entityId/faqs/:position", async (c) => {
     render(faqFormPage({ viewer: c.get("viewer"), entity: found.entity, version: list.version, position, values, original: values })),
   );
 });
-
-const readOnly = (c: ConsoleContext) =>
-  problem(
-    403,
-    "You can read this content but not change it",
-    "Ask your organization's administrator if you need to edit it.",
-    c.get("viewer"),
-  );
-
-const noSuchFaq = (c: ConsoleContext, entityName: string, position: number | null) =>
-  problem(
-    404,
-    "No such FAQ",
-    `${entityName} has no FAQ ${position === null ? "at that address" : `number ${position}`}. It may have been removed or moved; open the list again.`,
-    c.get("viewer"),
-  );
 
 const FIELD_LABELS: Record<string, string> = { question: "The question", answer: "The answer", category: "The category" };
 
@@ -416,3 +390,5 @@ consoleRoutes.route("/", partnerRoutes);
 consoleRoutes.route("/", keyRoutes);
 consoleRoutes.route("/", passwordRoutes);
 consoleRoutes.route("/", importRoutes);
+consoleRoutes.route("/", historyRoutes);
+consoleRoutes.route("/", auditRoutes);

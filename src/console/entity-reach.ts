@@ -1,0 +1,41 @@
+import type { Context } from "hono";
+import { findEntity } from "../storage/entities";
+import { roleOn } from "./access";
+import { problem } from "./answers";
+import type { ConsoleEnv } from "./context";
+
+/** What the pages of one entity (and one FAQ of it) share: the entity in the person's reach, and the refusals. */
+
+type ConsoleContext = Context<ConsoleEnv>;
+
+export const nothingHere = (c: ConsoleContext) =>
+  problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
+
+/** The entity of the path with the person's role on it, or null (the same whether it exists elsewhere or not). */
+export async function entityInReach(c: ConsoleContext) {
+  const entity = await findEntity(c.env.DB, c.req.param("entityId") ?? "");
+  const role = entity ? roleOn(c.get("access"), entity) : null;
+  return entity && role ? { entity, role } : null;
+}
+
+/** The 1-based FAQ position of the path, or null when it is not one. */
+export const positionParam = (c: ConsoleContext): number | null => {
+  const position = Number(c.req.param("position"));
+  return Number.isSafeInteger(position) && position >= 1 ? position : null;
+};
+
+export const readOnly = (c: ConsoleContext) =>
+  problem(
+    403,
+    "You can read this content but not change it",
+    "Ask your organization's administrator if you need to edit it.",
+    c.get("viewer"),
+  );
+
+export const noSuchFaq = (c: ConsoleContext, entityName: string, position: number | null) =>
+  problem(
+    404,
+    "No such FAQ",
+    `${entityName} has no FAQ ${position === null ? "at that address" : `number ${position}`}. It may have been removed or moved; open the list again.`,
+    c.get("viewer"),
+  );
