@@ -116,7 +116,7 @@ const auditPage = ({ viewer, administrator, filter, problems, entries, older }: 
       ) : entries.length === 0 ? (
         <p>No change matches.</p>
       ) : (
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th scope="col">When (UTC)</th>
@@ -129,11 +129,11 @@ const auditPage = ({ viewer, administrator, filter, problems, entries, older }: 
           <tbody>
             {entries.map((entry) => (
               <tr>
-                <td>{entry.at.slice(0, 16).replace("T", " ")}</td>
-                <td>{`${entry.who[0]!.toUpperCase()}${entry.who.slice(1)}`}</td>
-                <td>{actionWords(entry.action)}</td>
-                <td>{entry.on}</td>
-                <td>
+                <td data-label="When (UTC)">{entry.at.slice(0, 16).replace("T", " ")}</td>
+                <td data-label="Who">{`${entry.who[0]!.toUpperCase()}${entry.who.slice(1)}`}</td>
+                <td data-label="What">{actionWords(entry.action)}</td>
+                <td data-label="On">{entry.on}</td>
+                <td data-label="Details">
                   <ChangeLines detail={entry.detail} />
                 </td>
               </tr>

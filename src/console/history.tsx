@@ -148,6 +148,7 @@ const removePage = ({ viewer, list, position }: { viewer: Viewer; list: FaqList;
           : `This FAQ goes with its ${faq.translations.length === 1 ? "translation" : `${faq.translations.length} translations`}, and guests and partners stop seeing them within minutes.`}{" "}
         You can restore it afterwards from the page of {entity.name}.
       </p>
+      <h2>What is removed</h2>
       <WholeFaq faq={faq} entity={entity} />
       <form method="post" action={`${base}/faqs/${position}/remove`} class="actions">
         <Csrf token={viewer.csrf} />

@@ -55,6 +55,7 @@ select{width:auto;min-width:12rem;background:var(--card)}
 ul.changes{margin:0;padding-left:1rem}
 ul.changes li{overflow-wrap:anywhere}
 input[type=checkbox]{width:1.5rem;height:1.5rem;vertical-align:middle}
+@media (max-width:40rem){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}table.stack,table.stack tbody,table.stack tr,table.stack td{display:block}table.stack td{overflow-wrap:anywhere}table.stack td::before{content:attr(data-label) ": ";font-weight:600}}
 ul.removed{list-style:none;margin:0;padding:0}
 ul.removed li{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem;margin:0 0 .75rem;overflow-wrap:anywhere}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}

@@ -234,7 +234,7 @@ describe("changes the operator made to the organization's content", () => {
     );
     expect(added.status).toBe(201);
     const ines = await pageOf(await signedIn(INES), "/audit?entity=HO-AUR-0007");
-    expect(ines).toMatch(/<td>The operator<\/td><td>Added an FAQ<\/td><td>HO-AUR-0007<\/td>/);
+    expect(ines).toMatch(/<td[^>]*>The operator<\/td><td[^>]*>Added an FAQ<\/td><td[^>]*>HO-AUR-0007<\/td>/);
     expect(ines).toContain("&quot;May I bring my parrot?&quot;");
     expect(await pageOf(await signedIn(BOREAL), "/audit?entity=HO-AUR-0007")).toContain("No change matches.");
   });
