@@ -156,6 +156,7 @@ export async function applyImport(
   const writes = changeStatements(db, preview.plan.changes);
   const at = new Date().toISOString();
   const changed = writes.length > 0;
+  const storedAt = new Map(preview.guards.map((guard) => [guard.id, guard.updatedAt]));
   let results: D1Result[];
   try {
     results = await db.batch([
@@ -173,19 +174,20 @@ export async function applyImport(
           }),
         ),
       // An entity removed takes its FAQs' versions with it (ON DELETE CASCADE): only those it keeps get new ones.
-      ...(changed ? preview.entities : [])
-        .filter((entity) => entity.status === "added" || entity.status === "changed")
-        .flatMap((entity) =>
-          faqVersionStatements(db, {
+      ...faqVersionStatements(
+        db,
+        (changed ? preview.entities : [])
+          .filter((entity) => entity.status === "added" || entity.status === "changed")
+          .map((entity) => ({
             entityId: entity.id,
             before: entity.before,
             after: entity.after,
-            since: preview.guards.find((guard) => guard.id === entity.id)?.updatedAt ?? at,
+            since: storedAt.get(entity.id) ?? at,
             at,
             actor,
             action: "content.import",
-          }),
-        ),
+          })),
+      ),
       ...also,
       contentVersionStatement(db),
     ]);

@@ -196,15 +196,17 @@ export async function editFaqs(
         target: entityId,
         detail: { before: result.before, after: result.after },
       }),
-      ...faqVersionStatements(db, {
-        entityId,
-        before: toRecord(list.entity, list.faqs),
-        after: parsed.data,
-        since: list.entity.updated_at,
-        at: now,
-        actor,
-        action: `faq.${edit.action}`,
-      }),
+      ...faqVersionStatements(db, [
+        {
+          entityId,
+          before: toRecord(list.entity, list.faqs),
+          after: parsed.data,
+          since: list.entity.updated_at,
+          at: now,
+          actor,
+          action: `faq.${edit.action}`,
+        },
+      ]),
       contentVersionStatement(db),
     ]);
   } catch (error) {

@@ -46,8 +46,8 @@ export interface FaqVersionChange {
   action: string;
 }
 
-/** The statements that write the versions of a change, and keep each FAQ's newest MAX_VERSIONS_PER_FAQ. */
-export function faqVersionStatements(db: D1Database, change: FaqVersionChange): D1PreparedStatement[] {
+/** The versions one entity's change writes: the texts from before their FAQ's first recorded change, then the new ones. */
+function versionsOf(change: FaqVersionChange): { firsts: FaqVersionInput[]; versions: FaqVersionInput[] } {
   const before = localizedFaqsOf(change.before);
   const after = localizedFaqsOf(change.after);
   const beforeByKey = new Map(before.map((faq, index) => [questionKey(faq.question), index]));
@@ -98,6 +98,31 @@ export function faqVersionStatements(db: D1Database, change: FaqVersionChange): 
     firsts.push(first(index));
     versions.push(version(faq, index, questionKey(faq.question), 1));
   });
-  if (versions.length === 0) return [];
-  return [...insertFirstVersions(db, firsts), ...insertVersions(db, versions), ...pruneVersions(db, [entityId], MAX_VERSIONS_PER_FAQ)];
+  return { firsts, versions };
+}
+
+/**
+ * The statements that write the versions of changes to any number of entities (a few, however many: the rows go as
+ * JSON chunks), and keep each FAQ's newest MAX_VERSIONS_PER_FAQ.
+ */
+export function faqVersionStatements(db: D1Database, changes: FaqVersionChange[]): D1PreparedStatement[] {
+  const written = changes
+    .map((change) => ({ entityId: change.entityId, ...versionsOf(change) }))
+    .filter((entity) => entity.versions.length > 0);
+  if (written.length === 0) return [];
+  return [
+    ...insertFirstVersions(
+      db,
+      written.flatMap((entity) => entity.firsts),
+    ),
+    ...insertVersions(
+      db,
+      written.flatMap((entity) => entity.versions),
+    ),
+    ...pruneVersions(
+      db,
+      written.map((entity) => entity.entityId),
+      MAX_VERSIONS_PER_FAQ,
+    ),
+  ];
 }
