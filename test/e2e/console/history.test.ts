@@ -97,5 +97,6 @@ describe("history and undo, end to end", () => {
     } finally {
       await context.close();
     }
-  });
+    // Twelve axe-core runs at two widths: room for a busy machine.
+  }, 240_000);
 });
