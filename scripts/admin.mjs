@@ -946,6 +946,49 @@ webhook
     }),
   );
 
+// --- FAQ history -------------------------------------------------------------------------------
+const versionColumns = [
+  ["VERSION", (v) => v.id],
+  ["AT", (v) => v.at],
+  ["BY", (v) => v.actor ?? "(before its first recorded change)"],
+  ["ACTION", (v) => (v.removed ? "removed" : v.action)],
+  ["QUESTION", (v) => v.faq.question],
+  ["LANGUAGES", (v) => v.faq.translations.map((t) => t.language).join(" ")],
+];
+const faqHistory = program.command("faq").description("an FAQ's earlier versions, and restoring one");
+faqHistory
+  .command("history")
+  .argument("<entityId>")
+  .argument("<position>", "the FAQ's position, 1 for the first", positiveInt)
+  .description("the versions of the FAQ at a position, newest first (--json: each whole, with its translations)")
+  .action(
+    run(async (o, entityId, position) =>
+      output(o, await api("GET", `/content/entities/${enc(entityId)}/faqs/${position}/versions`), (d) => table(d.versions, versionColumns)),
+    ),
+  );
+faqHistory
+  .command("removed")
+  .argument("<entityId>")
+  .description("the entity's FAQs removed and not restored since, newest first")
+  .action(
+    run(async (o, entityId) =>
+      output(o, await api("GET", `/content/entities/${enc(entityId)}/removed-faqs`), (d) => table(d.versions, versionColumns)),
+    ),
+  );
+faqHistory
+  .command("restore")
+  .argument("<entityId>")
+  .argument("<versionId>", "a version from `faq history` or `faq removed`", positiveInt)
+  .description("bring a version back, with its translations: in place of the FAQ as it is now, or a removed FAQ where it was")
+  .action(
+    run(async (o, entityId, versionId) => {
+      const list = await api("POST", `/content/entities/${enc(entityId)}/faq-versions/${versionId}/restore`, undefined, {
+        headers: { "If-Match": "*" },
+      });
+      output(o, list, (d) => `Restored version ${versionId}; ${entityId} has ${plural(d.faqs.length, "FAQ")} now.`);
+    }),
+  );
+
 // --- audit, realm, API description --------------------------------------------------------------
 program
   .command("audit")

@@ -1,9 +1,11 @@
 import { REMOVALS_KEPT_DAYS } from "./catalogue/changes";
+import { VERSIONS_KEPT_DAYS } from "./catalogue/faq-versions";
 import { reindexStale } from "./catalogue/reindex";
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from "./console/session";
 import type { Env } from "./env";
 import { oldestKeptDay } from "./search/unanswered";
 import { deleteEndedSessions } from "./storage/console-sessions";
+import { deleteVersionsBefore } from "./storage/faq-versions";
 import { pruneRemovalsBefore } from "./storage/content-changes";
 import { deleteUnansweredBefore } from "./storage/unanswered-questions";
 import { deleteFinishedDeliveriesBefore } from "./storage/webhook-deliveries";
@@ -30,6 +32,7 @@ export async function dailyUpkeep(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, now: D
     deleteUnansweredBefore(env.DB, oldestKeptDay(now)),
     ...pruneRemovalsBefore(env.DB, daysBefore(now, REMOVALS_KEPT_DAYS)),
     deleteFinishedDeliveriesBefore(env.DB, daysBefore(now, DELIVERIES_KEPT_DAYS)),
+    deleteVersionsBefore(env.DB, daysBefore(now, VERSIONS_KEPT_DAYS)),
     deleteEndedSessions(
       env.DB,
       new Date(now.getTime() - SESSION_IDLE_MS).toISOString(),

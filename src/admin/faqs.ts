@@ -1,6 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
+import { editFaqs, readFaqList, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
+import { entityHistory, historyAt, restoreVersion, type RestoreOutcome } from "../catalogue/faq-history";
+import type { FaqVersion } from "../storage/faq-versions";
 import { FaqRecord, TranslatedFaq } from "../catalogue/records";
 import { untranslatedOf } from "../catalogue/untranslated";
 import type { AdminEnv } from "./auth";
@@ -14,9 +16,11 @@ import { operations } from "./operation";
 
 const MAX_POSITION = 500;
 
-const FaqView = FaqRecord.extend({
-  position: z.number().int().openapi({ description: "1 is the first FAQ." }),
+const LocalizedFaqView = FaqRecord.extend({
   translations: z.array(z.object({ language: z.string(), question: z.string(), answer: z.string() })),
+}).openapi("LocalizedFaq");
+const FaqView = LocalizedFaqView.extend({
+  position: z.number().int().openapi({ description: "1 is the first FAQ." }),
 }).openapi("PlacedFaq");
 const FaqListView = z
   .object({
@@ -25,6 +29,33 @@ const FaqListView = z
     faqs: z.array(FaqView),
   })
   .openapi("FaqList");
+const FaqVersionView = z
+  .object({
+    id: z.number().int().openapi({ description: "The version's ID, which restores it." }),
+    faqId: z.string().openapi({ description: "The FAQ's ID, the same through every version and rewording of its question." }),
+    position: z.number().int().openapi({ description: "Where the FAQ was when the version was written (for a removal, where it was)." }),
+    removed: z.boolean().openapi({ description: "The FAQ was removed; `faq` is what was removed." }),
+    at: z.string(),
+    actor: z.string().nullable().openapi({
+      description: "`person:<email>` or the operator's `token:<fingerprint>`; null for the text before the first recorded change.",
+    }),
+    action: z.string().openapi({ description: "The audit action that wrote it (`faq.replace`, `faq.restore`, `content.import`…)." }),
+    faq: LocalizedFaqView,
+  })
+  .openapi("FaqVersion");
+const FaqVersionsView = z
+  .object({ entityId: z.string(), versions: z.array(FaqVersionView).openapi({ description: "Newest first." }) })
+  .openapi("FaqVersions");
+const versionView = (version: FaqVersion) => ({
+  id: version.id,
+  faqId: version.faq_id,
+  position: version.position,
+  removed: version.removed,
+  at: version.at,
+  actor: version.actor,
+  action: version.action,
+  faq: version.faq,
+});
 const FaqConflict = ErrorEnvelope.extend({ current: FaqListView }).openapi("FaqConflict");
 
 const EntityParam = z.object({ entityId: SafeId.openapi({ param: { name: "entityId", in: "path" } }) });
@@ -42,6 +73,13 @@ const IfMatch = z.object({
     .max(200)
     .optional()
     .openapi({ param: { name: "if-match", in: "header" }, description: "The ETag of the FAQ list the change was made on; required." }),
+});
+const VersionParam = EntityParam.extend({
+  versionId: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .openapi({ param: { name: "versionId", in: "path" }, description: "A version's ID (from its FAQ's versions)." }),
 });
 const LanguageParam = PositionParam.extend({
   language: z
@@ -93,15 +131,17 @@ function listAnswer(c: Context<AdminEnv>, list: FaqList) {
 
 const count = (list: FaqList) => (list.faqs.length === 1 ? "1 FAQ" : `${list.faqs.length} FAQs`);
 
-function answerOutcome(c: Context<AdminEnv>, entityId: string, outcome: EditOutcome, edit: FaqEdit, ifMatch: string) {
+function answerOutcome(c: Context<AdminEnv>, entityId: string, outcome: RestoreOutcome, edit: FaqEdit | null, ifMatch: string) {
   switch (outcome.outcome) {
+    case "no_version":
+      return adminError(c, 404, `${entityId} has no FAQ version with this ID.`);
     case "saved":
       return listAnswer(c, outcome.list);
     case "no_entity":
       return notFound(c, "such entity");
     case "no_faq": {
-      const position = edit.action === "add" ? 0 : edit.position;
-      if (outcome.list.faqs[position - 1] && edit.action === "move") {
+      const position = !edit || edit.action === "add" ? 0 : edit.position;
+      if (outcome.list.faqs[position - 1] && edit?.action === "move") {
         return adminError(c, 400, `${entityId} has ${count(outcome.list)}: \`to\` must be from 1 to ${outcome.list.faqs.length}.`);
       }
       return adminError(c, 404, `${entityId} has no FAQ at position ${position}; it has ${count(outcome.list)}.`);
@@ -110,7 +150,7 @@ function answerOutcome(c: Context<AdminEnv>, entityId: string, outcome: EditOutc
       return adminError(
         c,
         404,
-        `FAQ ${edit.action === "add" ? 0 : edit.position} of ${entityId} has no translation into ${edit.action === "untranslate" ? edit.language : "that language"}.`,
+        `FAQ ${!edit || edit.action === "add" ? 0 : edit.position} of ${entityId} has no translation into ${edit?.action === "untranslate" ? edit.language : "that language"}.`,
       );
     case "conflict":
       c.header("ETag", etagOf(outcome.list.version));
@@ -164,7 +204,20 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
   );
 
   /** Makes `edit` when If-Match names the list's version; answers the list as it is then. */
-  async function change(c: Context<AdminEnv>, entityId: string, ifMatch: string | undefined, edit: FaqEdit) {
+  const change = (c: Context<AdminEnv>, entityId: string, ifMatch: string | undefined, edit: FaqEdit) =>
+    changeWith(c, entityId, ifMatch, edit, (expectedVersion) =>
+      editFaqs(c.env, { entityId, edit, basis: { list: expectedVersion }, actor: c.get("operator") }, (work) =>
+        c.executionCtx.waitUntil(work),
+      ),
+    );
+
+  async function changeWith(
+    c: Context<AdminEnv>,
+    entityId: string,
+    ifMatch: string | undefined,
+    edit: FaqEdit | null,
+    make: (expectedVersion: string) => Promise<RestoreOutcome>,
+  ) {
     if (ifMatch === undefined) {
       return adminError(c, 428, `If-Match is required: GET /admin/v1/content/entities/${entityId}/faqs and send its ETag.`);
     }
@@ -174,10 +227,7 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
       if (!list) return notFound(c, "such entity");
       expectedVersion = list.version;
     }
-    const outcome = await editFaqs(c.env, { entityId, edit, basis: { list: expectedVersion ?? "" }, actor: c.get("operator") }, (work) =>
-      c.executionCtx.waitUntil(work),
-    );
-    return answerOutcome(c, entityId, outcome, edit, ifMatch.trim());
+    return answerOutcome(c, entityId, await make(expectedVersion ?? ""), edit, ifMatch.trim());
   }
 
   operation(
@@ -240,6 +290,60 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     (c, { params, headers, body }) =>
       change(c, params.entityId, headers["if-match"], { action: "move", position: params.position, to: body.to }),
+  );
+  operation(
+    {
+      method: "get",
+      path: "/content/entities/{entityId}/faqs/{position}/versions",
+      params: PositionParam,
+      summary: "The versions of the FAQ at a position, newest first, each whole with its translations",
+      description: "Its versions; none when it has not changed since its versions were first kept.",
+      schema: FaqVersionsView,
+    },
+    async (c, { params }) => {
+      const list = await readFaqList(c.env.DB, params.entityId);
+      if (!list) return notFound(c, "such entity");
+      const versions = await historyAt(c.env.DB, list, params.position);
+      if (!versions) return adminError(c, 404, `${params.entityId} has no FAQ at position ${params.position}; it has ${count(list)}.`);
+      return { entityId: list.entity.id, versions: versions.map(versionView) };
+    },
+  );
+
+  operation(
+    {
+      method: "get",
+      path: "/content/entities/{entityId}/removed-faqs",
+      params: EntityParam,
+      summary: "The entity's FAQs removed and not restored since, newest first, each as it was removed",
+      description: "The removals; restore one with its `id`.",
+      schema: FaqVersionsView,
+    },
+    async (c, { params }) => {
+      const list = await readFaqList(c.env.DB, params.entityId);
+      if (!list) return notFound(c, "such entity");
+      return { entityId: list.entity.id, versions: (await entityHistory(c.env.DB, list)).removed.map(versionView) };
+    },
+  );
+
+  operation(
+    {
+      method: "post",
+      path: "/content/entities/{entityId}/faq-versions/{versionId}/restore",
+      params: VersionParam,
+      headers: IfMatch,
+      refusals,
+      summary: "Restore a version of an FAQ: in place of the FAQ as it is now, or a removed FAQ back where it was, with its translations",
+      description: "Restored; the list as it is now.",
+      schema: FaqListView,
+    },
+    (c, { params, headers }) =>
+      changeWith(c, params.entityId, headers["if-match"], null, (expectedVersion) =>
+        restoreVersion(
+          c.env,
+          { entityId: params.entityId, versionId: params.versionId, expectedVersion, actor: c.get("operator") },
+          (work) => c.executionCtx.waitUntil(work),
+        ),
+      ),
   );
 
   operation(

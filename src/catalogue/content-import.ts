@@ -5,6 +5,7 @@ import { contentVersionStatement, readContentVersion, type ContentVersion } from
 import { entityStillAt, findEntity } from "../storage/entities";
 import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements, currentContentFor } from "./apply";
+import { faqVersionStatements } from "./faq-versions";
 import { planContent, type ContentPlan, type StagedRecord } from "./plan";
 import { localizedFaqs } from "../storage/faqs";
 import { inStoredOrder } from "./csv";
@@ -155,6 +156,7 @@ export async function applyImport(
   const writes = changeStatements(db, preview.plan.changes);
   const at = new Date().toISOString();
   const changed = writes.length > 0;
+  const storedAt = new Map(preview.guards.map((guard) => [guard.id, guard.updatedAt]));
   let results: D1Result[];
   try {
     results = await db.batch([
@@ -171,6 +173,21 @@ export async function applyImport(
             detail: auditDetail(entity),
           }),
         ),
+      // An entity removed takes its FAQs' versions with it (ON DELETE CASCADE): only those it keeps get new ones.
+      ...faqVersionStatements(
+        db,
+        (changed ? preview.entities : [])
+          .filter((entity) => entity.status === "added" || entity.status === "changed")
+          .map((entity) => ({
+            entityId: entity.id,
+            before: entity.before,
+            after: entity.after,
+            since: storedAt.get(entity.id) ?? at,
+            at,
+            actor,
+            action: "content.import",
+          })),
+      ),
       ...also,
       contentVersionStatement(db),
     ]);

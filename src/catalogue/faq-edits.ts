@@ -7,6 +7,7 @@ import { entitiesByIdOrBrand, entityStillAt, type StoredEntity } from "../storag
 import { faqsOfEntities, localizedFaqs, type FaqTranslation, type LocalizedFaq, type StoredFaq } from "../storage/faqs";
 import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements } from "./apply";
+import { faqVersionStatements } from "./faq-versions";
 import { planFaqList } from "./plan";
 import { canonicalLanguageTag } from "../http/language-tags";
 import { ContentRecord, FaqRecord, questionKey, toRecord, TranslatedFaq, type TranslationRecord } from "./records";
@@ -42,7 +43,9 @@ export type FaqEdit =
   | { action: "move"; position: number; to: number }
   /** Adds the FAQ's translation into `translation.language`, or replaces the one there is. */
   | { action: "translate"; position: number; translation: FaqTranslation }
-  | { action: "untranslate"; position: number; language: string };
+  | { action: "untranslate"; position: number; language: string }
+  /** An earlier version brought back whole, with its translations: in place of the FAQ at `position`, or inserted there. */
+  | { action: "restore"; position: number; replace: boolean; faq: LocalizedFaq };
 
 /**
  * What an edit was made on: the whole list as it was read (its version, as the operator API's If-Match names it),
@@ -131,8 +134,10 @@ function edited(
     return { record: { ...record, faqs }, before: null, after: placed(edit.faq, faqs.length - 1) };
   }
   const index = edit.position - 1;
+  if (edit.action === "restore" && !edit.replace) return restored(record, edit.faq, Math.min(index, faqs.length), null);
   const current = faqs[index];
   if (!current) return null;
+  if (edit.action === "restore") return restored(record, edit.faq, index, current);
   if (edit.action === "replace") {
     faqs[index] = edit.faq;
     // Translations name their source by its text: they follow the question to its new wording.
@@ -179,6 +184,25 @@ function edited(
   return { record: { ...record, faqs }, before: placed(current, index), after: placed(current, to) };
 }
 
+/** The record with `faq` and its translations at `index`, in place of `current` (and its translations) when given. */
+function restored(
+  record: ContentRecord,
+  { translations: restoredTranslations, ...faq }: LocalizedFaq,
+  index: number,
+  current: FaqText | null,
+) {
+  const faqs = [...record.faqs];
+  faqs.splice(index, current ? 1 : 0, faq);
+  const translations = current ? withoutTranslationsOf(record.translations ?? [], current.question) : [...(record.translations ?? [])];
+  for (const { language, ...text } of restoredTranslations) {
+    const at = translations.findIndex((translation) => translation.language === language);
+    const translated = { source: faq.question, ...text };
+    if (at < 0) translations.push({ language, faqs: [translated] });
+    else translations[at] = { ...translations[at]!, faqs: [...(translations[at]!.faqs ?? []), translated] };
+  }
+  return { record: { ...record, faqs, translations }, before: current && placed(current, index), after: placed(faq, index) };
+}
+
 /** The 1-based position of another FAQ of `faqs` that asks `question` (case and spacing aside), if any. */
 function duplicateOf(faqs: FaqText[], question: string, except: number | null): number | null {
   const key = questionKey(question);
@@ -217,7 +241,7 @@ function checked(edit: FaqEdit): FaqEdit | { problems: Problem[] } {
 function located(list: FaqList, edit: FaqEdit, basis: EditBasis): { edit: FaqEdit } | { conflict: ListedFaq | null } {
   const atPosition = edit.action === "add" ? null : listedFaq(list, edit.position);
   if ("list" in basis) return basis.list === list.version ? { edit } : { conflict: atPosition };
-  if (edit.action === "add") return { edit };
+  if (edit.action === "add" || (edit.action === "restore" && !edit.replace)) return { edit };
   const index = list.faqVersions.indexOf(basis.faq);
   if (index >= 0) return { edit: { ...edit, position: index + 1 } };
   const key = questionKey(basis.question);
@@ -253,8 +277,9 @@ export async function editFaqs(
   const result = edited(toRecord(list.entity, list.faqs), edit);
   if (!result) return { outcome: "no_faq", list };
   if (result === "no_translation") return { outcome: "no_translation", list };
-  if (edit.action === "add" || edit.action === "replace") {
-    const duplicate = duplicateOf(list.faqs, edit.faq.question, edit.action === "replace" ? edit.position - 1 : null);
+  if (edit.action === "add" || edit.action === "replace" || edit.action === "restore") {
+    const replaced = edit.action === "replace" || (edit.action === "restore" && edit.replace);
+    const duplicate = duplicateOf(list.faqs, edit.faq.question, replaced ? edit.position - 1 : null);
     if (duplicate !== null) return { outcome: "duplicate", position: duplicate };
   }
   const parsed = ContentRecord.safeParse(result.record);
@@ -275,6 +300,17 @@ export async function editFaqs(
         target: entityId,
         detail: { before: result.before, after: result.after },
       }),
+      ...faqVersionStatements(db, [
+        {
+          entityId,
+          before: toRecord(list.entity, list.faqs),
+          after: parsed.data,
+          since: list.entity.updated_at,
+          at: now,
+          actor,
+          action: `faq.${edit.action}`,
+        },
+      ]),
       contentVersionStatement(db),
     ]);
   } catch (error) {

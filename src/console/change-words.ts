@@ -19,6 +19,7 @@ const ACTION_WORDS: Record<string, string> = {
   "faq.replace": "Changed an FAQ",
   "faq.remove": "Removed an FAQ",
   "faq.move": "Moved an FAQ",
+  "faq.restore": "Restored an FAQ",
   "content.import": "Imported FAQs",
   "content.replace": "Replaced a text in FAQs",
   "content.remove": "Removed a brand, hotel or page",
@@ -36,14 +37,15 @@ const ACTION_WORDS: Record<string, string> = {
 /** What was done, in words; the action's own name for one not listed. */
 export const actionWords = (action: string): string => ACTION_WORDS[action] ?? action;
 
-const SHOWN = 140;
+/** How many characters of a value a line shows; the audit page shows the whole line under it when it is longer. */
+export const SHOWN = 140;
 /**
  * A value as a quoted string with its quotes, backslashes and line breaks escaped (JSON's rules), so a value cannot
- * close its own quotes or start a line that reads as another change.
+ * close its own quotes or start a line that reads as another change; cut at `shown` characters.
  */
-const quoted = (text: unknown): string => {
+const quoted = (text: unknown, shown: number): string => {
   const value = typeof text === "string" ? text : JSON.stringify(text);
-  return JSON.stringify(value.length > SHOWN ? `${value.slice(0, SHOWN - 1)}…` : value);
+  return JSON.stringify(value.length > shown ? `${value.slice(0, shown - 1)}…` : value);
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -51,26 +53,26 @@ const isFaq = (value: unknown): value is Faq => isObject(value) && typeof value.
 const isFaqList = (value: unknown): value is Faq[] => Array.isArray(value) && value.every(isFaq);
 
 /** The fields of one FAQ that differ, as "field: before → after". */
-function faqDifferences(before: Faq, after: Faq): string[] {
+function faqDifferences(before: Faq, after: Faq, shown: number): string[] {
   return (["question", "answer", "category"] as const)
     .filter((field) => before[field] !== after[field])
-    .map((field) => `${field[0]!.toUpperCase()}${field.slice(1)}: ${quoted(before[field])} → ${quoted(after[field])}`);
+    .map((field) => `${field[0]!.toUpperCase()}${field.slice(1)}: ${quoted(before[field], shown)} → ${quoted(after[field], shown)}`);
 }
 
-const placed = (faq: Faq) => (faq.position === undefined ? "FAQ" : `FAQ ${faq.position}`);
+/** An FAQ named by its question, and where it stands. */
+const named = (faq: Faq, shown: number) => `${quoted(faq.question, shown)}${faq.position === undefined ? "" : ` (number ${faq.position})`}`;
 
-/** One FAQ's edit (faq.add, replace, remove, move). */
-function faqEditLines(before: Faq | null, after: Faq | null): string[] {
-  if (!before && after) return [`${placed(after)}: ${quoted(after.question)}`, `Answer: ${quoted(after.answer)}`];
-  if (before && !after) return [`${placed(before)}: ${quoted(before.question)}`];
+/** One FAQ's edit (faq.add, replace, remove, move, restore), the FAQ named by its question as it was. */
+function faqEditLines(before: Faq | null, after: Faq | null, shown: number): string[] {
+  if (!before && after) return [`FAQ ${named(after, shown)}`, `Answer: ${quoted(after.answer, shown)}`];
+  if (before && !after) return [`FAQ ${named(before, shown)}`];
   if (!before || !after) return [];
-  const moved = before.position !== after.position ? [`${quoted(after.question)}: position ${before.position} → ${after.position}`] : [];
-  const differences = faqDifferences(before, after);
-  return differences.length > 0 ? [`${placed(after)}:`, ...differences, ...moved] : moved;
+  const moved = before.position !== after.position ? [`Position: ${before.position} → ${after.position}`] : [];
+  return [`FAQ ${named(before, shown)}`, ...faqDifferences(before, after, shown), ...moved];
 }
 
 /** A whole list's change (an import): what was added, removed and changed, by question. */
-function faqListLines(before: Faq[], after: Faq[] | null): string[] {
+function faqListLines(before: Faq[], after: Faq[] | null, shown: number): string[] {
   if (after === null) return [`All ${before.length} FAQs removed with it.`];
   const key = (faq: Faq) => faq.question.trim().toLowerCase();
   const was = new Map(before.map((faq) => [key(faq), faq]));
@@ -78,11 +80,11 @@ function faqListLines(before: Faq[], after: Faq[] | null): string[] {
   const lines: string[] = [];
   for (const faq of after) {
     const old = was.get(key(faq));
-    if (!old) lines.push(`Added: ${quoted(faq.question)}`);
+    if (!old) lines.push(`Added: ${quoted(faq.question, shown)}`);
     else if (old.answer !== faq.answer || old.category !== faq.category)
-      lines.push(`Changed: ${quoted(faq.question)}`, ...faqDifferences(old, faq).map((line) => `  ${line}`));
+      lines.push(`Changed: ${quoted(faq.question, shown)}`, ...faqDifferences(old, faq, shown).map((line) => `  ${line}`));
   }
-  for (const faq of before) if (!now.has(key(faq))) lines.push(`Removed: ${quoted(faq.question)}`);
+  for (const faq of before) if (!now.has(key(faq))) lines.push(`Removed: ${quoted(faq.question, shown)}`);
   const order = (list: Faq[]) => list.map(key).filter((question) => was.has(question) && now.has(question));
   if (lines.length === 0 && order(before).join("\n") !== order(after).join("\n")) lines.push("The FAQs' order changed.");
   return lines.length > 0 ? lines : ["No FAQ changed."];
@@ -157,27 +159,31 @@ const FIELD_NAMES: Record<string, string> = {
 const fieldName = (field: string) => FIELD_NAMES[field] ?? `${field[0]!.toUpperCase()}${field.slice(1)}`;
 
 /** An import's changes to one entity: its fields, then each FAQ by question and language, field by field. */
-function recordChangeLines(changes: RecordChanges): string[] {
-  const lines = changes.fields.map((field) => `${fieldName(field.field)}: ${quoted(field.before ?? "")} → ${quoted(field.after ?? "")}`);
+function recordChangeLines(changes: RecordChanges, shown: number): string[] {
+  const change = (field: RecordChanges["fields"][number]) =>
+    `${fieldName(field.field)}: ${quoted(field.before ?? "", shown)} → ${quoted(field.after ?? "", shown)}`;
+  const lines = changes.fields.map(change);
   for (const faq of changes.faqs) {
     const word = faq.change === "added" ? "Added" : faq.change === "changed" ? "Changed" : "Removed";
-    lines.push(`${word} (${faq.language}): ${quoted(faq.question)}`);
-    if (faq.change === "changed")
-      lines.push(...faq.fields.map((field) => `  ${fieldName(field.field)}: ${quoted(field.before ?? "")} → ${quoted(field.after ?? "")}`));
+    lines.push(`${word} (${faq.language}): ${quoted(faq.question, shown)}`);
+    if (faq.change === "changed") lines.push(...faq.fields.map((field) => `  ${change(field)}`));
   }
   return lines.length > 0 ? lines : ["Nothing changed."];
 }
 
-/** What changed, one line each; `names` gives the entities' names a person's roles are on, where known. */
-export function changeLines(detail: unknown, names?: ReadonlyMap<string, string>): string[] {
+/**
+ * What changed, one line each, each value cut at `shown` characters; `names` gives the entities' names a person's
+ * roles are on, where known.
+ */
+export function changeLines(detail: unknown, names?: ReadonlyMap<string, string>, shown = SHOWN): string[] {
   if (!isObject(detail)) return detail === null || detail === undefined ? [] : [valueWords(detail)];
-  if (isRecordChanges(detail.changes)) return recordChangeLines(detail.changes);
+  if (isRecordChanges(detail.changes)) return recordChangeLines(detail.changes, shown);
   const { before, after, ...rest } = detail;
   if ((before === null || isFaq(before)) && (after === null || isFaq(after)) && (before ?? after) !== null)
-    return faqEditLines(before, after);
+    return faqEditLines(before, after, shown);
   // Roles are told from FAQ lists by their grants: an empty list on one side says nothing.
   if (isGrantList(before) && isGrantList(after) && before.length + after.length > 0) return grantLines(before, after, names);
-  if (isFaqList(before) && (after === null || isFaqList(after))) return faqListLines(before, after);
+  if (isFaqList(before) && (after === null || isFaqList(after))) return faqListLines(before, after, shown);
   if (isObject(before) && isObject(after)) {
     const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
     return [

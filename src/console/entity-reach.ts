@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { findEntity } from "../storage/entities";
 import { roleOn } from "./access";
-import { notInReach, readOnlyContent } from "./answers";
+import { notInReach, problem, readOnlyContent } from "./answers";
 import type { ConsoleEnv } from "./context";
 
 /** How the console's entity pages find the entity of their path, and what they answer when they may not. */
@@ -24,3 +24,11 @@ export const positionParam = (c: ConsoleContext): number | null => {
   const position = Number(c.req.param("position"));
   return Number.isSafeInteger(position) && position >= 1 ? position : null;
 };
+
+export const noSuchFaq = (c: ConsoleContext, entityName: string, position: number | null) =>
+  problem(
+    404,
+    "No such FAQ",
+    `${entityName} has no FAQ ${position === null ? "at that address" : `number ${position}`}. It may have been removed or moved; open the list again.`,
+    c.get("viewer"),
+  );

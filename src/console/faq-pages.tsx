@@ -94,13 +94,13 @@ export function faqFormPage({ viewer, entity, faq, values, problems = {} }: FaqF
         </div>
       </form>
       {faq !== null && (
-        <form method="post" action={`${base}/faqs/${faq.position}/remove`}>
-          <Csrf token={viewer.csrf} />
-          <FaqBasis faq={faq} />
+        <>
           <h2>Remove this FAQ</h2>
-          <p>Its translations are removed with it. Guests and partners stop seeing it within minutes.</p>
-          <button type="submit">Remove FAQ {faq.position}</button>
-        </form>
+          <p>
+            Its translations are removed with it. You are asked to confirm first, and can restore it afterwards.{" "}
+            <a href={`${base}/faqs/${faq.position}/remove`}>Remove FAQ {faq.position}…</a>
+          </p>
+        </>
       )}
     </Page>
   );
@@ -242,6 +242,8 @@ function attemptedWords(edit: FaqEdit): string {
       return `Your ${languageName(edit.translation.language)} translation`;
     case "untranslate":
       return `You removed its ${languageName(edit.language)} translation`;
+    case "restore":
+      return "You restored an earlier version";
   }
 }
 
@@ -262,6 +264,8 @@ function ReapplyForm({ viewer, entity, edit, current }: Pick<ConflictView, "view
       </form>
     );
   }
+  // A restore names a version, not an FAQ: the FAQ's history offers it again.
+  if (edit.action === "restore") return null;
   const at = `${base}/faqs/${current.position}`;
   const target = {
     add: `${base}/faqs`,

@@ -6,7 +6,7 @@ import { entitiesWithin } from "../storage/entities";
 import { reachOf, roleOn } from "./access";
 import { page, problem, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
-import { entityInReach, nothingHere, positionParam, readOnly } from "./entity-reach";
+import { entityInReach, noSuchFaq, nothingHere, positionParam, readOnly } from "./entity-reach";
 import { conflictPage, faqFormPage, translationFormPage, translationOf, translationRemovePage, untranslatedPage } from "./faq-pages";
 import { render } from "./pages";
 
@@ -21,14 +21,6 @@ type ConsoleContext = Context<ConsoleEnv>;
 export const faqRoutes = new Hono<ConsoleEnv>();
 
 const EMPTY_FAQ: FaqText = { question: "", answer: "", category: "" };
-
-const noSuchFaq = (c: ConsoleContext, entityName: string, position: number | null) =>
-  problem(
-    404,
-    "No such FAQ",
-    `${entityName} has no FAQ ${position === null ? "at that address" : `number ${position}`}. It may have been removed or moved; open the list again.`,
-    c.get("viewer"),
-  );
 
 /** The entity of the path (an editor's) and its FAQ at the path's position, or the page that says why not. */
 async function editableFaq(c: ConsoleContext): Promise<{ entity: ListedFaqEntity; faq: ListedFaq } | Response> {
@@ -81,6 +73,7 @@ const DONE_AT: Record<FaqEdit["action"], "after" | "before" | null> = {
   move: "after",
   translate: "after",
   untranslate: "after",
+  restore: "after",
   remove: null,
 };
 

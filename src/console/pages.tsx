@@ -2,6 +2,7 @@ import type { PropsWithChildren } from "hono/jsx";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { raw } from "hono/html";
 import { listedFaq, type FaqList, type ListedFaq } from "../catalogue/faq-edits";
+import { questionKey } from "../catalogue/records";
 import type { FoundFaq } from "../search/answers";
 import type { ExcerptPiece, FoundFaqs, FoundField } from "../search/find-faqs";
 import type { Confidence } from "../search/confidence";
@@ -69,6 +70,9 @@ table.cards tr{border-bottom:1px solid var(--line);padding:.5rem 0}table.cards t
 table.cards td::before{content:attr(data-label) ": ";font-weight:600}}
 input[type=checkbox]{display:inline-block;width:1.5rem;height:1.5rem;margin:0 .5rem 0 0;vertical-align:middle}
 input[type=checkbox]+label{display:inline;vertical-align:middle}
+@media (max-width:40rem){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}table.stack,table.stack tbody,table.stack tr,table.stack td{display:block}table.stack td{overflow-wrap:anywhere}table.stack td::before{content:attr(data-label) ": ";font-weight:600}}
+ul.removed{list-style:none;margin:0;padding:0}
+ul.removed li{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem;margin:0 0 .75rem;overflow-wrap:anywhere}
 .compare section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem 1.25rem}
 body{overflow-wrap:anywhere}
 ul.links{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0 0 1rem;padding:0}
@@ -104,6 +108,8 @@ export interface Viewer {
   csrf: string;
   /** The organization's administrator: the header links to the people and access pages. */
   administrator?: boolean;
+  /** May edit some content: the header links to the changes page. */
+  editor?: boolean;
 }
 
 /** The hidden field every form of a signed-in page carries. */
@@ -155,6 +161,12 @@ export function Page({ title, viewer, children }: PropsWithChildren<{ title: str
                 <>
                   {" · "}
                   <a href="/console/people">People</a> · <a href="/console/access">Partners and access</a>
+                </>
+              )}
+              {(viewer.administrator || viewer.editor) && (
+                <>
+                  {" · "}
+                  <a href="/console/audit">Changes</a>
                 </>
               )}
             </p>
@@ -346,14 +358,67 @@ const DONE: Record<string, string> = {
   move: "The FAQ was moved.",
   translate: "The translation was saved.",
   untranslate: "The translation was removed.",
+  restore: "The FAQ was restored.",
 };
+
+/** An FAQ removed, as the entity page offers it back. */
+export interface RemovedFaq {
+  /** The version that restores it. */
+  versionId: number;
+  question: string;
+  /** The languages of the translations it took with it. */
+  languages: string[];
+  who: string;
+  at: string;
+}
+
+/** What the entity page shows of its FAQs' history (console/history.tsx reads it). */
+export interface EntityHistoryView {
+  /** Who changed each FAQ last and when, by its question's key. */
+  lastChanges: Map<string, { who: string; at: string }>;
+  removed: RemovedFaq[];
+  /** The removal this person just made, which "Undo" restores. */
+  undo?: RemovedFaq;
+}
 
 export interface EntityView {
   viewer: Viewer;
   list: FaqList;
   role: EntityRole;
   done?: string;
+  history?: EntityHistoryView;
 }
+
+/** A time of the history as people read it: day and minute, UTC. */
+export const whenWords = (at: string): string => `${at.slice(0, 16).replace("T", " ")} UTC`;
+
+/** "its pt and es translations": the translations an FAQ has, by language tag. */
+const translationsWords = (languages: string[]): string =>
+  languages.length === 0
+    ? ""
+    : ` with its ${languages.length === 1 ? languages[0] : `${languages.slice(0, -1).join(", ")} and ${languages[languages.length - 1]}`} translation${languages.length === 1 ? "" : "s"}`;
+
+const RestoreButton = ({
+  base,
+  removed,
+  version,
+  csrf,
+  label,
+}: {
+  base: string;
+  removed: RemovedFaq;
+  version: string;
+  csrf: string;
+  label: string;
+}) => (
+  <form method="post" action={`${base}/versions/${removed.versionId}/restore`}>
+    <Csrf token={csrf} />
+    <input type="hidden" name="version" value={version} />
+    <button type="submit" aria-label={`${label} the removal of “${removed.question}”`}>
+      {label}
+    </button>
+  </form>
+);
 
 /** Every language the entity's FAQs are translated into, in tag order. */
 const translationLanguages = (list: FaqList): string[] =>
@@ -361,7 +426,7 @@ const translationLanguages = (list: FaqList): string[] =>
 
 export const languageName = (tag: string): string => new Intl.DisplayNames(["en"], { type: "language" }).of(tag) ?? tag;
 
-export function entityPage({ viewer, list, role, done }: EntityView) {
+export function entityPage({ viewer, list, role, done, history }: EntityView) {
   const { entity, faqs } = list;
   const languages = translationLanguages(list);
   // The languages guests are asked in from the console are offered for new translations; any other by its address.
@@ -375,10 +440,20 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
       <h1>
         {entity.name} <span class="muted">({entity.id})</span>
       </h1>
-      {done && DONE[done] && (
-        <p class="notice ok saved" role="status">
-          {DONE[done]}
-        </p>
+      {done === "remove" && history?.undo ? (
+        <div class="notice ok saved actions" role="status">
+          <span>
+            Removed “{history.undo.question}”{translationsWords(history.undo.languages)}.
+          </span>
+          {role === "editor" && <RestoreButton base={base} removed={history.undo} version={list.version} csrf={viewer.csrf} label="Undo" />}
+        </div>
+      ) : (
+        done &&
+        DONE[done] && (
+          <p class="notice ok saved" role="status">
+            {DONE[done]}
+          </p>
+        )
       )}
       <p class="muted">
         {faqs.length === 1 ? "1 FAQ" : `${faqs.length} FAQs`} in {languageName(entity.default_language)}
@@ -435,10 +510,21 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
                   the {languageName(entity.default_language)} text.
                 </p>
               )}
+              {history && (
+                <p class="muted">
+                  <LastChange change={history.lastChanges.get(questionKey(faq.question))} />{" "}
+                  <a href={`${base}/faqs/${position}/history`} aria-label={`History of FAQ ${position}`}>
+                    History
+                  </a>
+                </p>
+              )}
               {role === "editor" && (
                 <div class="actions">
                   <a href={`${base}/faqs/${position}`} aria-label={`Edit FAQ ${position}`}>
                     Edit
+                  </a>
+                  <a href={`${base}/faqs/${position}/remove`} aria-label={`Remove FAQ ${position}`}>
+                    Remove
                   </a>
                   {faqs.length > 1 && <MoveForm base={base} faq={listedFaq(list, position)!} count={faqs.length} csrf={viewer.csrf} />}
                   <TranslateForm
@@ -454,6 +540,25 @@ export function entityPage({ viewer, list, role, done }: EntityView) {
           );
         })}
       </ol>
+      {history && history.removed.length > 0 && (
+        <section aria-labelledby="removed">
+          <h2 id="removed">Recently removed</h2>
+          <ul class="removed">
+            {history.removed.map((removed) => (
+              <li>
+                <strong>{removed.question}</strong>
+                <span class="muted">
+                  {" "}
+                  {translationsWords(removed.languages).trim()} · removed by {removed.who}, {whenWords(removed.at)}
+                </span>
+                {role === "editor" && (
+                  <RestoreButton base={base} removed={removed} version={list.version} csrf={viewer.csrf} label="Restore" />
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </Page>
   );
 }
@@ -487,6 +592,15 @@ const TranslateForm = ({ base, position, languages }: { base: string; position: 
       </select>
       <button type="submit">Translate</button>
     </form>
+  );
+
+const LastChange = ({ change }: { change?: { who: string; at: string } }) =>
+  change ? (
+    <>
+      Last changed by {change.who}, {whenWords(change.at)} ·
+    </>
+  ) : (
+    <>No change recorded here yet ·</>
   );
 
 /** The languages a guest may be asked in from the console: "" detects it from the question's words. */

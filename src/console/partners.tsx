@@ -1,18 +1,13 @@
-import { z } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
 import { apiKeysWithUse, type ApiKeyUse } from "../catalogue/api-keys";
 import { mcpRateLimit } from "../env";
 import { connectorAuthorizations, type ConnectorAuthorization } from "../oauth/grants";
 import { counterNames, usedThisHour } from "../rate-limit/rate-counter";
-import { auditOfOrganization, type AuditEntry } from "../storage/admin-audit";
 import { listIdentityClients, REALM_ISSUER_KEY, type IdentityClientView } from "../storage/identity-clients";
-import { entityIdsWithin } from "../storage/entities";
 import { scopeOf } from "../storage/organizations";
-import { listPeople } from "../storage/people";
 import { listUsers, type UserRow } from "../storage/users";
 import { listWebhookEndpoints, type WebhookEndpointView } from "../storage/webhook-endpoints";
 import { page } from "./answers";
-import { actionWords, changeLines } from "./change-words";
 import type { ConsoleEnv } from "./context";
 import { issueKey, KeysSection, readNewKey } from "./keys";
 import { notAdministrator } from "./people";
@@ -21,28 +16,9 @@ import { Page, render, type Viewer } from "./pages";
 /**
  * Partners and access, for the organization's administrators: the content API keys issued for it (with their use
  * this hour; keys.tsx changes them), the assistants that connect to its MCP server (clients with a secret, and the
- * connector clients its users allowed), the webhook endpoints that follow only its brands, with their deliveries,
- * and the audit log of what its people did, what was done to them and to its keys, filtered by person, entity and
- * time. Keys and clients of no organization are the operator's (npm run admin) and not shown here.
+ * connector clients its users allowed), and the webhook endpoints that follow only its brands, with their
+ * deliveries (its changes are on their own page, audit.tsx). Keys and clients of no organization are the operator's (npm run admin) and not shown here.
  */
-
-const AUDIT_LIMIT = 200;
-const Day = z
-  .string()
-  .trim()
-  .regex(/^(\d{4}-\d{2}-\d{2})?$/, "must be a date, like 2026-11-25")
-  .refine((day) => day === "" || !Number.isNaN(Date.parse(day)), "must be a date, like 2026-11-25");
-/** The audit filter of the page's form: every field may be left empty. */
-const AuditFilter = z.object({
-  person: z.string().trim().toLowerCase().max(254, "is too long").default(""),
-  entity: z.string().trim().max(200, "is too long").default(""),
-  from: Day.default(""),
-  to: Day.default(""),
-});
-type AuditFilterValues = z.output<typeof AuditFilter>;
-const FILTER_LABELS: Record<string, string> = { person: "The person", entity: "The entity ID", from: "From", to: "Until" };
-
-const nextDay = (day: string) => new Date(Date.parse(day) + 86_400_000).toISOString();
 
 const ownedOnly = (endpoint: WebhookEndpointView, scope: string[]) =>
   endpoint.brands.length > 0 && endpoint.brands.every((brand) => scope.includes(brand));
@@ -124,23 +100,17 @@ const accessPage = ({
   keyForm,
   assistants,
   webhooks,
-  filter,
-  problems,
-  entries,
 }: {
   viewer: Viewer;
   keys: ApiKeyUse[];
   keyForm?: Pick<Parameters<typeof KeysSection>[0], "values" | "problems">;
   assistants: Assistants;
   webhooks: WebhookEndpointView[];
-  filter: AuditFilterValues;
-  problems: string[];
-  entries: (AuditEntry & { id: number })[];
 }) => (
   <Page title="Partners and access" viewer={viewer}>
     <h1>Partners and access</h1>
     <p>
-      <a href="/console/people">People and their roles</a> are on their own page.
+      <a href="/console/people">People and their roles</a> and <a href="/console/audit">the changes</a> are on their own pages.
     </p>
     <KeysSection viewer={viewer} keys={keys} {...keyForm} />
     <AssistantsSection {...assistants} />
@@ -175,60 +145,6 @@ const accessPage = ({
         </tbody>
       </table>
     )}
-    <h2 id="audit">Changes</h2>
-    <p class="muted">
-      What your organization's people changed, and what anyone changed in its content, its people and its keys, newest first (the last{" "}
-      {AUDIT_LIMIT}).
-    </p>
-    <form method="get" action="/console/access#audit">
-      <label for="person">Person (e-mail)</label>
-      <input id="person" name="person" type="email" value={filter.person} />
-      <label for="entity">Brand, hotel or page ID</label>
-      <input id="entity" name="entity" value={filter.entity} />
-      <label for="from">From (day)</label>
-      <input id="from" name="from" type="date" value={filter.from} />
-      <label for="to">Until (day, included)</label>
-      <input id="to" name="to" type="date" value={filter.to} />
-      <button type="submit">Show</button>
-    </form>
-    {problems.length > 0 ? (
-      problems.map((message) => (
-        <p class="notice error" role="alert">
-          {message}
-        </p>
-      ))
-    ) : entries.length === 0 ? (
-      <p>No change matches.</p>
-    ) : (
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When (UTC)</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">On</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <tr>
-              <td>{entry.at.slice(0, 16).replace("T", " ")}</td>
-              <td>{entry.actor.startsWith("person:") ? entry.actor.slice("person:".length) : "The operator"}</td>
-              <td>{actionWords(entry.action)}</td>
-              <td>{entry.target}</td>
-              <td>
-                <ul class="changes">
-                  {changeLines(entry.detail).map((line) => (
-                    <li>{line}</li>
-                  ))}
-                </ul>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    )}
   </Page>
 );
 
@@ -242,16 +158,9 @@ async function accessAnswer(
   keyForm?: { values: Parameters<typeof KeysSection>[0]["values"]; problems: Record<string, string> },
 ) {
   const organizationId = c.get("person").organization_id;
-  const parsed = AuditFilter.safeParse(c.req.method === "GET" ? c.req.query() : {});
-  const filter = parsed.success ? parsed.data : { person: "", entity: "", from: "", to: "" };
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => `${FILTER_LABELS[String(issue.path[0])] ?? "The filter"} ${issue.message}.`);
   const limit = mcpRateLimit(c.env);
   const scope = await scopeOf(c.env.DB, organizationId);
-  const [people, entities, endpoints, keys, clients, users, used] = await Promise.all([
-    listPeople(c.env.DB, organizationId),
-    entityIdsWithin(c.env.DB, scope),
+  const [endpoints, keys, clients, users, used] = await Promise.all([
     listWebhookEndpoints(c.env.DB),
     apiKeysWithUse(c.env, organizationId),
     listIdentityClients(c.env.DB, organizationId),
@@ -263,20 +172,6 @@ async function accessAnswer(
     c.req.url,
     users.map((user) => user.id),
   );
-  const chosen = filter.person === "" ? undefined : people.find((person) => person.email === filter.person);
-  const entries =
-    problems.length > 0 || (filter.person !== "" && !chosen)
-      ? []
-      : await auditOfOrganization(c.env.DB, {
-          actors: people.map((person) => `person:${person.email}`),
-          // What the operator did to the organization's people, keys and content shows too.
-          targets: [...people.map((person) => person.id), ...keys.map((key) => key.id), ...scope, ...entities],
-          person: chosen && { actor: `person:${chosen.email}`, id: chosen.id },
-          entity: filter.entity || undefined,
-          from: filter.from ? new Date(Date.parse(filter.from)).toISOString() : undefined,
-          to: filter.to ? nextDay(filter.to) : undefined,
-          limit: AUDIT_LIMIT,
-        });
   return page(
     render(
       accessPage({
@@ -285,12 +180,9 @@ async function accessAnswer(
         keyForm,
         assistants: { clients, users, authorizations, used, limit },
         webhooks: endpoints.filter((endpoint) => ownedOnly(endpoint, scope)),
-        filter,
-        problems,
-        entries,
       }),
     ),
-    keyForm ? 400 : problems.length > 0 ? 400 : 200,
+    keyForm ? 400 : 200,
   );
 }
 

@@ -17,6 +17,8 @@ import { reachOf, roleOn } from "./access";
 import type { ConsoleEnv } from "./context";
 import { askEntity, MAX_QUESTION_LENGTH } from "../search/entity-question";
 import { findFaqs, MAX_FIND_LENGTH } from "../search/find-faqs";
+import { entityHistoryView, historyRoutes } from "./history";
+import { auditRoutes } from "./audit";
 import { importRoutes } from "./imports";
 import { page, problem, seeOther } from "./answers";
 import { keyRoutes } from "./keys";
@@ -147,6 +149,7 @@ const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
     organizationName: organization?.name ?? person.organization_id,
     csrf: await csrfTokenOf(token),
     administrator: grants.some((grant) => grant.role === "administrator"),
+    editor: grants.some((grant) => grant.role === "editor"),
   };
   c.set("person", person);
   c.set("access", { grants, scope });
@@ -255,7 +258,9 @@ consoleRoutes.get("/console/entities/:entityId", async (c) => {
   const found = await entityInReach(c);
   const list = found && (await readFaqList(c.env.DB, found.entity.id));
   if (!found || !list) return nothingHere(c);
-  return page(render(entityPage({ viewer: c.get("viewer"), list, role: found.role, done: c.req.query("done") })));
+  const done = c.req.query("done");
+  const history = await entityHistoryView(c, list, done);
+  return page(render(entityPage({ viewer: c.get("viewer"), list, role: found.role, done, history })));
 });
 
 /** How many FAQs "ask as a guest" shows: as many as service_query lists by default. */
@@ -294,3 +299,5 @@ consoleRoutes.route("/", passwordRoutes);
 consoleRoutes.route("/", importRoutes);
 consoleRoutes.route("/", faqRoutes);
 consoleRoutes.route("/", replaceRoutes);
+consoleRoutes.route("/", historyRoutes);
+consoleRoutes.route("/", auditRoutes);

@@ -29,9 +29,9 @@ export async function listAudit(
 }
 
 /**
- * The newest entries (at most `limit`) whose actor is one of `actors` or whose target is one of `targets`, narrowed
- * to what one person did or had done to them (`person`: their actor name and ID), to one entity (as the target), and
- * to a time range (`from` inclusive, `to` exclusive, ISO 8601).
+ * The newest entries (at most `limit`, before `beforeId` when given) whose actor is one of `actors` or whose target is
+ * one of `targets`, narrowed to what one person did or had done to them (`person`: their actor name and ID), to one
+ * entity (as the target), and to a time range (`from` inclusive, `to` exclusive, ISO 8601).
  */
 export async function auditOfOrganization(
   db: D1Database,
@@ -42,6 +42,7 @@ export async function auditOfOrganization(
     entity?: string;
     from?: string;
     to?: string;
+    beforeId?: number;
     limit: number;
   },
 ): Promise<(AuditEntry & { id: number })[]> {
@@ -50,7 +51,7 @@ export async function auditOfOrganization(
       `SELECT id, at, actor, action, target, detail FROM admin_audit
        WHERE (actor IN (SELECT value FROM json_each(?1)) OR target IN (SELECT value FROM json_each(?2)))
          AND (?3 IS NULL OR actor = ?3 OR target = ?4) AND (?5 IS NULL OR target = ?5)
-         AND (?6 IS NULL OR at >= ?6) AND (?7 IS NULL OR at < ?7)
+         AND (?6 IS NULL OR at >= ?6) AND (?7 IS NULL OR at < ?7) AND (?9 IS NULL OR id < ?9)
        ORDER BY id DESC LIMIT ?8`,
     )
     .bind(
@@ -62,6 +63,7 @@ export async function auditOfOrganization(
       filter.from ?? null,
       filter.to ?? null,
       filter.limit,
+      filter.beforeId ?? null,
     )
     .all<AuditEntry & { id: number; detail: string | null }>();
   return results.map((row) => ({ ...row, detail: row.detail === null ? null : (JSON.parse(row.detail) as unknown) }));

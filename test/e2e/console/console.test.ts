@@ -204,7 +204,7 @@ describe("content console, end to end", () => {
       await page.waitForSelector("h1:text('Imported')");
 
       await page.goto(
-        `${server.origin}/console/access?${new URLSearchParams({ person: "ines@aurora.example", entity: "HO-AUR-0003" })}#audit`,
+        `${server.origin}/console/audit?${new URLSearchParams({ person: "ines@aurora.example", entity: "HO-AUR-0003" })}#audit`,
       );
       const changes = await page.locator("#audit ~ table tbody tr").allTextContents();
       expect(changes.length).toBeGreaterThan(0);
@@ -212,6 +212,8 @@ describe("content console, end to end", () => {
       expect(changes[0]).toContain("Imported FAQs");
       expect(changes[0]).toContain('Added (en): "Can I store my surfboard at the hotel?"');
       expect(changes[0]).toContain(`Removed (en): ${JSON.stringify(last)}`);
+      expect(await accessibilityProblems(page, "audit")).toEqual([]);
+      await page.goto(`${server.origin}/console/access`);
       expect(await accessibilityProblems(page, "access")).toEqual([]);
     } finally {
       await context.close();

@@ -24,31 +24,35 @@ beforeAll(async () => {
 });
 
 describe("partners and access, for administrators", () => {
-  it("shows the organization's webhook endpoints and its people's changes, never another organization's", async () => {
-    const html = await pageOf(await signedIn(INES), "/access");
+  it("shows the organization's webhook endpoints, and its people's changes on their own page, never another organization's", async () => {
+    const ines = await signedIn(INES);
+    const html = await pageOf(ines, "/access");
     expect(html).toContain("https://sync.aurora-partner.example/hook");
     expect(html).not.toContain("boreal-partner");
-    expect(html).toContain("Gave a role");
-    expect(html).toContain("person-helena");
-    expect(html).not.toContain("person-bea");
-    expect(html).toContain('<label for="person">Person (e-mail)</label>');
-    const bea = await pageOf(await signedIn(BOREAL), "/access");
-    expect(bea).toContain("https://sync.boreal-partner.example/hook");
-    expect(bea).not.toContain("aurora");
-    expect(bea).toContain("person-bea");
+    expect(html).toContain('href="/console/audit"');
+    const changes = await pageOf(ines, "/audit");
+    expect(changes).toContain("Gave a role");
+    expect(changes).toContain("helena@aurora.example");
+    expect(changes).not.toContain("bea@boreal.example");
+    expect(changes).toContain('<label for="person">Person (e-mail)</label>');
+    const bea = await signedIn(BOREAL);
+    expect(await pageOf(bea, "/access")).toContain("https://sync.boreal-partner.example/hook");
+    const boreal = await pageOf(bea, "/audit");
+    expect(boreal).not.toContain("aurora");
+    expect(boreal).toContain("bea@boreal.example");
   });
 
   it("filters the changes by person, entity and day, and says what is wrong with a filter", async () => {
     const ines = await signedIn(INES);
-    expect(await pageOf(ines, "/access?person=INES%40aurora.example")).toContain("person-helena");
-    expect(await pageOf(ines, "/access?person=bruno%40aurora.example")).toContain("No change matches.");
-    expect(await pageOf(ines, "/access?person=bea%40boreal.example")).toContain("No change matches.");
-    expect(await pageOf(ines, "/access?entity=person-helena")).toContain("Gave a role");
-    expect(await pageOf(ines, "/access?entity=person-bea")).toContain("No change matches.");
+    expect(await pageOf(ines, "/audit?person=INES%40aurora.example")).toContain("helena@aurora.example");
+    expect(await pageOf(ines, "/audit?person=bruno%40aurora.example")).toContain("No change matches.");
+    expect(await pageOf(ines, "/audit?person=bea%40boreal.example")).toContain("No change matches.");
+    expect(await pageOf(ines, "/audit?entity=person-helena")).toContain("Gave a role");
+    expect(await pageOf(ines, "/audit?entity=person-bea")).toContain("No change matches.");
     const today = new Date().toISOString().slice(0, 10);
-    expect(await pageOf(ines, `/access?from=${today}&to=${today}`)).toContain("person-helena");
-    expect(await pageOf(ines, "/access?to=2020-01-01")).toContain("No change matches.");
-    expect(await pageOf(ines, "/access?from=yesterday", 400)).toContain("From must be a date, like 2026-11-25.");
+    expect(await pageOf(ines, `/audit?from=${today}&to=${today}`)).toContain("helena@aurora.example");
+    expect(await pageOf(ines, "/audit?to=2020-01-01")).toContain("No change matches.");
+    expect(await pageOf(ines, "/audit?from=yesterday", 400)).toContain("From must be a date, like 2026-11-25.");
   });
 
   it("editors are not allowed", async () => {
@@ -162,7 +166,7 @@ describe("content API keys of the organization", () => {
         expiresAt: { from: null, to: "2099-12-31T00:00:00.000Z" },
       },
     });
-    const words = await pageOf(ines, `/access?entity=${id}`);
+    const words = await pageOf(ines, `/audit?entity=${id}`);
     expect(words).toContain("Revoked an API key");
     expect(words).toContain("hourlyLimit: 10 → 20");
   });
@@ -170,11 +174,11 @@ describe("content API keys of the organization", () => {
   it("shows what the operator did to the organization's keys in its changes", async () => {
     const key = await adminJson("POST", "/api-keys", { partner: "Operator Issued", organizationId: "org-boreal" }, 201);
     await adminJson("PATCH", `/api-keys/${key.id}`, { hourlyLimit: 7 });
-    const bea = await pageOf(await signedIn(BOREAL), `/access?entity=${key.id}`);
+    const bea = await pageOf(await signedIn(BOREAL), `/audit?entity=${key.id}`);
     expect(bea).toContain("Operator Issued");
     expect(bea).toContain("Changed an API key&#39;s terms");
     expect(bea).toContain("The operator");
-    expect(await pageOf(await signedIn(INES), `/access?entity=${key.id}`)).toContain("No change matches.");
+    expect(await pageOf(await signedIn(INES), `/audit?entity=${key.id}`)).toContain("No change matches.");
     expect((await admin("POST", "/api-keys", { partner: "Nobody's", organizationId: "org-nowhere" })).status).toBe(400);
   });
 
@@ -229,9 +233,9 @@ describe("changes the operator made to the organization's content", () => {
       { "If-Match": etag },
     );
     expect(added.status).toBe(201);
-    const ines = await pageOf(await signedIn(INES), "/access?entity=HO-AUR-0007");
-    expect(ines).toMatch(/<td>The operator<\/td><td>Added an FAQ<\/td><td>HO-AUR-0007<\/td>/);
+    const ines = await pageOf(await signedIn(INES), "/audit?entity=HO-AUR-0007");
+    expect(ines).toMatch(/<td[^>]*>The operator<\/td><td[^>]*>Added an FAQ<\/td><td[^>]*>HO-AUR-0007<\/td>/);
     expect(ines).toContain("&quot;May I bring my parrot?&quot;");
-    expect(await pageOf(await signedIn(BOREAL), "/access?entity=HO-AUR-0007")).toContain("No change matches.");
+    expect(await pageOf(await signedIn(BOREAL), "/audit?entity=HO-AUR-0007")).toContain("No change matches.");
   });
 });

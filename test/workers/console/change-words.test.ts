@@ -11,19 +11,48 @@ describe("audit rows in the content team's words", () => {
     expect(actionWords("signing_key.rotate")).toBe("signing_key.rotate");
   });
 
-  it("says what one FAQ's edit changed, field by field", () => {
+  it("says what one FAQ's edit changed, field by field, naming the FAQ by its question", () => {
     expect(changeLines({ before: null, after: { ...parking, position: 3 } })).toEqual([
-      'FAQ 3: "Is there parking?"',
+      'FAQ "Is there parking?" (number 3)',
       'Answer: "Yes, 12 EUR a night."',
     ]);
-    expect(changeLines({ before: { ...parking, position: 3 }, after: null })).toEqual(['FAQ 3: "Is there parking?"']);
+    expect(changeLines({ before: { ...parking, position: 3 }, after: null })).toEqual(['FAQ "Is there parking?" (number 3)']);
     expect(changeLines({ before: { ...parking, position: 3 }, after: { ...parking, answer: "No.", position: 3 } })).toEqual([
-      "FAQ 3:",
+      'FAQ "Is there parking?" (number 3)',
       'Answer: "Yes, 12 EUR a night." → "No."',
     ]);
     expect(changeLines({ before: { ...parking, position: 3 }, after: { ...parking, position: 1 } })).toEqual([
-      '"Is there parking?": position 3 → 1',
+      'FAQ "Is there parking?" (number 3)',
+      "Position: 3 → 1",
     ]);
+    expect(actionWords("faq.restore")).toBe("Restored an FAQ");
+  });
+
+  it("says a person's change in words: roles, whether they can sign in, a new password", () => {
+    const email = "helena@aurora.example";
+    expect(
+      changeLines({
+        email,
+        before: [{ role: "editor", entity_id: "HO-AUR-0001" }],
+        after: [
+          { role: "editor", entity_id: "HO-AUR-0001" },
+          { role: "administrator", entity_id: null },
+        ],
+      }),
+    ).toEqual([`Person: ${email}`, "Roles: can edit HO-AUR-0001 → can edit HO-AUR-0001, administrator"]);
+    expect(changeLines({ email, before: [], after: [{ role: "viewer", entity_id: "HO-AUR" }] })).toEqual([
+      `Person: ${email}`,
+      "Roles: none → can read HO-AUR",
+    ]);
+    expect(changeLines({ email, before: { disabledAt: null }, after: { disabledAt: "2026-11-27T08:00:00Z" } })).toEqual([
+      `Person: ${email}`,
+      "Can sign in: yes → no",
+    ]);
+    expect(changeLines({ email, by: "administrator", sessionsEnded: "all" })).toEqual([
+      `Person: ${email}`,
+      "New password set by an administrator; every session of theirs ended",
+    ]);
+    expect(changeLines({ email, organizationId: "org-aurora", displayName: "Helena" })).toEqual([`Person: ${email}`, "Name: Helena"]);
   });
 
   it("says what an import added, changed and removed, by question", () => {
@@ -56,6 +85,12 @@ describe("audit rows in the content team's words", () => {
     const long = changeLines({ before: null, after: { ...parking, answer: "x".repeat(500), position: 1 } })[1]!;
     expect(long.length).toBeLessThan(160);
     expect(long.endsWith('…"')).toBe(true);
+    const whole = changeLines(
+      { before: null, after: { ...parking, answer: "x".repeat(500), position: 1 } },
+      undefined,
+      Number.POSITIVE_INFINITY,
+    )[1]!;
+    expect(whole).toBe(`Answer: "${"x".repeat(500)}"`);
   });
 
   it("says an import's changes to fields and translations, and escapes quotes and line breaks in values", () => {
@@ -80,7 +115,10 @@ describe("audit rows in the content team's words", () => {
       before: { ...parking, position: 1 },
       after: { ...parking, position: 1, answer: 'x" → "y\nRemoved: "Is there a pool?' },
     });
-    expect(forged).toEqual(["FAQ 1:", 'Answer: "Yes, 12 EUR a night." → "x\\" → \\"y\\nRemoved: \\"Is there a pool?"']);
+    expect(forged).toEqual([
+      'FAQ "Is there parking?" (number 1)',
+      'Answer: "Yes, 12 EUR a night." → "x\\" → \\"y\\nRemoved: \\"Is there a pool?"',
+    ]);
     expect(forged.join("\n").split("\n")).toHaveLength(2);
   });
 
