@@ -28,33 +28,6 @@ describe("audit rows in the content team's words", () => {
     expect(actionWords("faq.restore")).toBe("Restored an FAQ");
   });
 
-  it("says a person's change in words: roles, whether they can sign in, a new password", () => {
-    const email = "helena@aurora.example";
-    expect(
-      changeLines({
-        email,
-        before: [{ role: "editor", entity_id: "HO-AUR-0001" }],
-        after: [
-          { role: "editor", entity_id: "HO-AUR-0001" },
-          { role: "administrator", entity_id: null },
-        ],
-      }),
-    ).toEqual([`Person: ${email}`, "Roles: can edit HO-AUR-0001 → can edit HO-AUR-0001, administrator"]);
-    expect(changeLines({ email, before: [], after: [{ role: "viewer", entity_id: "HO-AUR" }] })).toEqual([
-      `Person: ${email}`,
-      "Roles: none → can read HO-AUR",
-    ]);
-    expect(changeLines({ email, before: { disabledAt: null }, after: { disabledAt: "2026-11-27T08:00:00Z" } })).toEqual([
-      `Person: ${email}`,
-      "Can sign in: yes → no",
-    ]);
-    expect(changeLines({ email, by: "administrator", sessionsEnded: "all" })).toEqual([
-      `Person: ${email}`,
-      "New password set by an administrator; every session of theirs ended",
-    ]);
-    expect(changeLines({ email, organizationId: "org-aurora", displayName: "Helena" })).toEqual([`Person: ${email}`, "Name: Helena"]);
-  });
-
   it("says what an import added, changed and removed, by question", () => {
     expect(
       changeLines({

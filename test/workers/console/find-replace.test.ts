@@ -154,8 +154,8 @@ describe("find and replace", () => {
     const { entries } = await adminJson("GET", "/audit?target=HO-AUR-0042");
     expect(entries[0]).toMatchObject({ actor: "person:bruno@aurora.example", action: "content.replace" });
     expect(entries[0].detail).toMatchObject({ find: "Wi-Fi", replacement: "WiFi" });
-    // The change feed moved too: the entity's updated time is the replacement's.
-    expect(unescaped(await pageOf(await signedIn(INES), "/access?entity=HO-AUR-0042"))).toContain("Replaced a text in FAQs");
+    // The changes page says it in words.
+    expect(unescaped(await pageOf(await signedIn(INES), "/audit?entity=HO-AUR-0042"))).toContain("Replaced a text in FAQs");
   });
 
   it("refuses, naming it, an entity changed since the preview, and changes nothing", async () => {

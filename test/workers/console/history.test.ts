@@ -30,7 +30,11 @@ const lastAudit = async (entityId: string) => (await adminJson("GET", `/audit?ta
 /** Saves FAQ `position`'s edit form with `changes`, as `browser`; the answer. */
 async function saveEdit(browser: Browser, entityId: string, position: number, changes: Record<string, string>) {
   const html = await pageOf(browser, `/entities/${entityId}/faqs/${position}`);
-  const fields = { csrf: fieldOf(html, "csrf"), version: fieldOf(html, "version") };
+  const fields = {
+    csrf: fieldOf(html, "csrf"),
+    faq_version: fieldOf(html, "faq_version"),
+    original_question: fieldOf(html, "original_question"),
+  };
   const list = await faqListOf(entityId);
   const { question, answer, category } = list.faqs[position - 1];
   return postForm(browser, `/entities/${entityId}/faqs/${position}`, { ...fields, question, answer, category, ...changes });
@@ -108,7 +112,8 @@ describe("an FAQ's history", () => {
 
     const removed = await postForm(bruno, "/entities/HO-AUR-0045/faqs/3/remove", {
       csrf: fieldOf(confirm, "csrf"),
-      version: fieldOf(confirm, "version"),
+      faq_version: fieldOf(confirm, "faq_version"),
+      original_question: fieldOf(confirm, "original_question"),
     });
     expect(removed.status).toBe(303);
     expect((await faqListOf("HO-AUR-0045")).faqs).toHaveLength(before.faqs.length - 1);
@@ -130,7 +135,7 @@ describe("an FAQ's history", () => {
     const audited = await lastAudit("HO-AUR-0045");
     const replay = await postForm(bruno, `/entities/HO-AUR-0045/versions/${undo}/restore`, {
       csrf: fieldOf(page, "csrf"),
-      version: fieldOf(page, "version"),
+      version: (await faqListOf("HO-AUR-0045")).version,
     });
     expect(replay.status).toBe(303);
     expect(await faqListOf("HO-AUR-0045")).toMatchObject({ faqs: before.faqs });
@@ -292,7 +297,8 @@ describe("the changes page", () => {
     await postForm(ines, "/people/person-helena/grants", { csrf: fieldOf(person, "csrf"), role: "viewer", entityId: "HO-AUR-0002" });
     const words = unescaped(await pageOf(ines, "/audit?entity=person-helena"));
     expect(words).toContain("Gave a role");
-    expect(words).toMatch(/Roles: can edit HO-AUR-0001 → can edit HO-AUR-0001, can read HO-AUR-0002/);
+    expect(words).toContain("Given: Can read HO-AUR-0002");
+    expect(words).toContain("Roles now: Can edit HO-AUR-0001; Can read HO-AUR-0002");
 
     const at = new Date().toISOString();
     await env.DB.batch(
