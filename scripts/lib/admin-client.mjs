@@ -34,12 +34,16 @@ export class CliError extends Error {
 }
 
 /** Calls the operator API; resolves with the parsed JSON (undefined for 204), throws CliError with the server's message. */
-export async function api(method, path, body) {
+export async function api(method, path, body, headers = {}) {
   let res;
   try {
     res = await fetch(`${ADMIN_URL}/admin/v1${path}`, {
       method,
-      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {

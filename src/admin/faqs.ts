@@ -1,7 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { editFaqs, readFaqList, type EditOutcome, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
-import { FaqRecord } from "../catalogue/records";
+import { rephraseFaq } from "../catalogue/guest-questions";
+import { FaqRecord, MAX_PHRASINGS, Phrasing } from "../catalogue/records";
 import type { AdminEnv } from "./auth";
 import { adminError, ErrorEnvelope, notFound, SafeId } from "./openapi";
 import { operations } from "./operation";
@@ -43,6 +44,16 @@ const IfMatch = z.object({
     .openapi({ param: { name: "if-match", in: "header" }, description: "The ETag of the FAQ list the change was made on; required." }),
 });
 const Move = z.strictObject({ to: z.number().int().min(1).max(MAX_POSITION).openapi({ description: "The FAQ's new position." }) });
+const Rephrase = z
+  .strictObject({
+    add: z.array(Phrasing).max(MAX_PHRASINGS).default([]).openapi({
+      description: "Ways guests ask it to attach (an unanswered question as listed, or any wording); one it has already is left as it is.",
+    }),
+    remove: z.array(z.string().max(1000)).max(MAX_PHRASINGS).default([]).openapi({
+      description: "Ways of asking to detach, compared case, accents and punctuation aside; their unanswered questions are open again.",
+    }),
+  })
+  .openapi("Rephrase");
 
 const refusals = {
   412: { description: "The FAQ list changed since the ETag in If-Match; `current` is the list now.", schema: FaqConflict },
@@ -52,11 +63,12 @@ const refusals = {
 const view = (list: FaqList) => ({
   entityId: list.entity.id,
   version: list.version,
-  faqs: list.faqs.map(({ category, question, answer, translations }, index) => ({
+  faqs: list.faqs.map(({ category, question, answer, phrasings, translations }, index) => ({
     position: index + 1,
     category,
     question,
     answer,
+    ...(phrasings.length > 0 ? { phrasings } : {}),
     translations,
   })),
 });
@@ -135,8 +147,18 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
   );
 
-  /** Makes `edit` when If-Match names the list's version; answers the list as it is then. */
-  async function change(c: Context<AdminEnv>, entityId: string, ifMatch: string | undefined, edit: FaqEdit) {
+  /**
+   * Makes `edit` when If-Match names the list's version (through `perform`, the plain edit unless given); answers
+   * the list as it is then.
+   */
+  async function change(
+    c: Context<AdminEnv>,
+    entityId: string,
+    ifMatch: string | undefined,
+    edit: FaqEdit,
+    perform: (expectedVersion: string) => Promise<EditOutcome> = (expectedVersion) =>
+      editFaqs(c.env, { entityId, edit, expectedVersion, actor: c.get("operator") }, (work) => c.executionCtx.waitUntil(work)),
+  ) {
     if (ifMatch === undefined) {
       return adminError(c, 428, `If-Match is required: GET /admin/v1/content/entities/${entityId}/faqs and send its ETag.`);
     }
@@ -146,9 +168,7 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
       if (!list) return notFound(c, "such entity");
       expectedVersion = list.version;
     }
-    const outcome = await editFaqs(c.env, { entityId, edit, expectedVersion: expectedVersion ?? "", actor: c.get("operator") }, (work) =>
-      c.executionCtx.waitUntil(work),
-    );
+    const outcome = await perform(expectedVersion ?? "");
     return answerOutcome(c, entityId, outcome, edit, ifMatch.trim());
   }
 
@@ -212,5 +232,28 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     (c, { params, headers, body }) =>
       change(c, params.entityId, headers["if-match"], { action: "move", position: params.position, to: body.to }),
+  );
+
+  operation(
+    {
+      method: "post",
+      path: "/content/entities/{entityId}/faqs/{position}/phrasings",
+      params: PositionParam,
+      headers: IfMatch,
+      body: Rephrase,
+      refusals,
+      summary: "Attach ways guests ask the FAQ at a position, or detach them",
+      description:
+        "Attached and detached; the list as it is now. Guests' unanswered questions attached are listed as handled (attached to this FAQ).",
+      schema: FaqListView,
+    },
+    (c, { params, headers, body }) => {
+      const edit = { action: "phrasings" as const, position: params.position, add: body.add, remove: body.remove };
+      return change(c, params.entityId, headers["if-match"], edit, (expectedVersion) =>
+        rephraseFaq(c.env, { entityId: params.entityId, ...edit, expectedVersion, actor: c.get("operator") }, (work) =>
+          c.executionCtx.waitUntil(work),
+        ),
+      );
+    },
   );
 }

@@ -128,7 +128,11 @@ function diffFaqs(stored: StoredFaq[], wanted: FaqInput[], changes: ContentChang
     else if (existing.translation !== faq.translation) {
       changes.faqs.remove.push(existing.id);
       changes.faqs.insert.push(faq);
-    } else if (!sameFaq(existing, faq)) changes.faqs.update.push({ ...existing, ...faq });
+    } else if (!sameFaq(existing, faq)) {
+      // A row wanted without phrasings has none: the stored ones are not kept.
+      const phrasings = existing.phrasings === undefined && faq.phrasings === undefined ? {} : { phrasings: faq.phrasings ?? "[]" };
+      changes.faqs.update.push({ ...existing, ...faq, ...phrasings });
+    }
   }
   changes.faqs.remove.push(...[...current.values()].map((faq) => faq.id));
   return writes() !== before;

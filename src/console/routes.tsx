@@ -22,7 +22,7 @@ import { partnerRoutes } from "./partners";
 import { passwordRoutes } from "./password";
 import { peopleRoutes } from "./people";
 import { ASK_LANGUAGES, askPage, conflictPage, entityListPage, entityPage, faqFormPage, render, signInPage, type Viewer } from "./pages";
-import { unansweredResponse } from "./unanswered";
+import { unansweredRoutes } from "./unanswered";
 import {
   checkSession,
   clearCookie,
@@ -205,14 +205,6 @@ consoleRoutes.get("/console", async (c) => {
   return page(render(entityListPage({ viewer: c.get("viewer"), search, entities, limit: LIST_LIMIT })));
 });
 
-consoleRoutes.get("/console/unanswered", (c) =>
-  unansweredResponse(
-    c.env.DB,
-    { organizationId: c.get("person").organization_id, access: c.get("access"), viewer: c.get("viewer") },
-    c.req.query(),
-  ),
-);
-
 const nothingHere = (c: ConsoleContext) =>
   problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
 
@@ -240,8 +232,9 @@ consoleRoutes.get("/console/entities/:entityId", async (c) => {
 const ASK_LIMIT = 20;
 
 /**
- * "Ask as a guest": what service_query answers a guest's question about this entity, through the same code
- * (search/entity-question.ts). A read, so a GET; never counted among the unanswered questions, which are guests'.
+ * "Ask as a guest": what guests' assistants get for a question about this entity (service_query), through the same
+ * code (search/entity-question.ts); an editor may answer or attach a question it does not answer. A read, so a GET;
+ * never counted among the unanswered questions, which are guests'.
  */
 consoleRoutes.get("/console/entities/:entityId/ask", async (c) => {
   const found = await entityInReach(c);
@@ -261,7 +254,8 @@ consoleRoutes.get("/console/entities/:entityId/ask", async (c) => {
     question,
     language: language || undefined,
   });
-  return page(render(askPage({ ...shown, result: { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length, readAs } })));
+  const result = { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length, readAs };
+  return page(render(askPage({ ...shown, result, editor: found.role === "editor" })));
 });
 
 const EMPTY_FAQ: FaqText = { question: "", answer: "", category: "" };
@@ -416,3 +410,4 @@ consoleRoutes.route("/", partnerRoutes);
 consoleRoutes.route("/", keyRoutes);
 consoleRoutes.route("/", passwordRoutes);
 consoleRoutes.route("/", importRoutes);
+consoleRoutes.route("/", unansweredRoutes);
