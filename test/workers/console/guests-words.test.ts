@@ -25,8 +25,8 @@ async function counted(question: string): Promise<void> {
   throw new Error(`${question} was never counted`);
 }
 
-const KARAOKE = "is there a karaoke room for guests";
-const KARAOKE_PT = "há uma sala de karaoke para hóspedes";
+const KARAOKE = "is there a karaoke machine";
+const KARAOKE_PT = "há uma máquina de karaoke";
 const TELESCOPE = "do you lend telescopes to guests at night";
 const ZEPPELIN = "is there a zeppelin mooring mast";
 const DISMISSED = "what is the name of the chef's cat";
@@ -43,8 +43,8 @@ beforeAll(async () => {
     },
   ]);
   for (const [question, language] of [
-    ["Is there a karaoke room for guests?", "en"],
-    ["Há uma sala de karaoke para hóspedes?", "pt"],
+    ["Is there a karaoke machine?", "en"],
+    ["Há uma máquina de karaoke?", "pt"],
     ["Do you lend telescopes to guests at night?", "en"],
     ["What is the name of the chef's cat?", "en"],
   ])
@@ -166,14 +166,14 @@ describe("guests also ask", () => {
     expect((await faqsOf("HO-AUR-0001")).faqs[pets.position - 1].phrasings).toEqual([KARAOKE]);
 
     for (const [question, language] of [
-      ["Is there a karaoke room for guests?", undefined],
-      ["IS THERE A KARAOKE ROOM, FOR GUESTS", "en"],
+      ["Is there a karaoke machine?", undefined],
+      ["IS THERE A KARAOKE, MACHINE", "en"],
     ] as const) {
       const answer = await call(aurora, "service_query", { entity: "HO-AUR-0001", question, ...(language ? { language } : {}) });
       expect(answer.confidence, question).toBe("high");
       expect(answer.faqs[0].question).toBe(pets.question);
     }
-    const near = await call(aurora, "service_query", { entity: "HO-AUR-0001", question: "could guests use the karaoke room" });
+    const near = await call(aurora, "service_query", { entity: "HO-AUR-0001", question: "could guests use the karaoke machine" });
     expect(near.faqs[0].question).toBe(pets.question);
 
     const handled = unescaped(await pageOf(helena, "/unanswered?state=handled"));
@@ -193,7 +193,7 @@ describe("guests also ask", () => {
     );
     expect(form).toContain('name="language" value="pt"');
     expect(form).toContain(
-      `id="translation_question" name="translation_question" type="text" required="" value="Há uma sala de karaoke para hóspedes?"`,
+      `id="translation_question" name="translation_question" type="text" required="" value="Há uma máquina de karaoke?"`,
     );
     expect(form).toMatch(/id="question" name="question" type="text" required="" value=""/);
     const empty = await postForm(helena, "/entities/HO-AUR-0001/unanswered/answer", {
@@ -217,7 +217,7 @@ describe("guests also ask", () => {
       question: "Is there a karaoke room?",
       answer: "Yes, on the first floor, from 18:00 to 23:00.",
       category: "Entertainment",
-      translation_question: "Há uma sala de karaoke para hóspedes?",
+      translation_question: "Há uma máquina de karaoke?",
       translation_answer: "Sim, no primeiro andar, das 18:00 às 23:00.",
     });
     expect(saved.status, await saved.clone().text()).toBe(303);
@@ -225,7 +225,7 @@ describe("guests also ask", () => {
     const added = list.faqs.at(-1);
     expect(added.question).toBe("Is there a karaoke room?");
     expect(added.translations).toEqual([
-      { language: "pt", question: "Há uma sala de karaoke para hóspedes?", answer: "Sim, no primeiro andar, das 18:00 às 23:00." },
+      { language: "pt", question: "Há uma máquina de karaoke?", answer: "Sim, no primeiro andar, das 18:00 às 23:00." },
     ]);
     expect(unescaped(await pageOf(helena, "/unanswered?state=handled"))).toContain(
       "Answered by the new FAQ “Is there a karaoke room?” by helena@aurora.example",
