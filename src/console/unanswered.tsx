@@ -187,6 +187,7 @@ function GroupActions({ group, viewer }: { group: QuestionGroup; viewer: Viewer 
 }
 
 const GROUP_STYLE = `ul.asked{margin:0;padding-left:1rem}
+.filters{flex-wrap:wrap}.filters select{min-width:0;width:100%}
 td{overflow-wrap:anywhere}
 @media (max-width:40rem){table.groups thead{display:none}table.groups tr,table.groups td{display:block}table.groups td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}`;
 
