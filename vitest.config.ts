@@ -37,7 +37,7 @@ const PURE_RULES = [
   "test/workers/mcp/{request-checks,resource-uris}.test.ts",
   "test/workers/oauth/{page-contrast,redirect-uris}.test.ts",
   "test/workers/rate-limit/token-requests.test.ts",
-  "test/workers/search/{analyze,answer-types,lexicon,plan,rank,resolve,segment,snippet,unanswered}.test.ts",
+  "test/workers/search/{analyze,answer-types,lexicon,phrasings,plan,rank,resolve,segment,snippet,unanswered}.test.ts",
   "test/workers/webhooks/endpoint-url.test.ts",
 ];
 

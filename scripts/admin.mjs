@@ -586,6 +586,28 @@ content
     }),
   );
 content
+  .command("phrasings")
+  .argument("<entityId>")
+  .argument("<position>", "the FAQ's position, 1 for the first", positiveInt)
+  .option("--add <question...>", "ways guests ask it to attach (an unanswered question as listed, or any wording)")
+  .option("--remove <question...>", "ways of asking to detach (their unanswered questions are open again)")
+  .description("attach ways guests ask an FAQ to it, or detach them: the search gives a guest who asks one of them this FAQ")
+  .action(
+    run(async (o, entityId, position) => {
+      if (!o.add && !o.remove) throw new CliError("give --add, --remove or both");
+      const body = { add: o.add ?? [], remove: o.remove ?? [] };
+      const list = await api("POST", `/content/entities/${enc(entityId)}/faqs/${position}/phrasings`, body, {
+        headers: { "If-Match": "*" },
+      });
+      const faq = list.faqs[position - 1];
+      output(o, list, () =>
+        [`${entityId} FAQ ${position}: ${faq.question}`, "Guests also ask:", ...(faq.phrasings ?? ["(none)"]).map((p) => `  ${p}`)].join(
+          "\n",
+        ),
+      );
+    }),
+  );
+content
   .command("remove")
   .argument("<entityId>")
   .description("remove an entity with its FAQs (a brand with its properties)")
@@ -848,7 +870,10 @@ insights
   .option("--language <code>", "only those asked in this language (pt takes pt-BR)")
   .option("--since <days>", "how far back: 7d, or a date such as 2026-11-01 (default 30d, the most kept)")
   .option("--limit <n>", "how many (default 100)", positiveInt)
-  .description("questions the content did not answer, or only weakly, most asked first")
+  .addOption(
+    new Option("--state <state>", "only open questions, or only handled ones (attached, answered, dismissed)").choices(["open", "handled"]),
+  )
+  .description("questions the content did not answer, or only weakly, most asked first, with what was done about them")
   .action(
     run(async (o) => {
       const query = new URLSearchParams({
@@ -857,6 +882,7 @@ insights
         ...(o.language ? { language: o.language } : {}),
         ...(o.since ? { since: o.since } : {}),
         ...(o.limit ? { limit: String(o.limit) } : {}),
+        ...(o.state ? { state: o.state } : {}),
       });
       output(o, await api("GET", `/insights/unanswered?${query}`), (d) =>
         [
@@ -869,9 +895,25 @@ insights
             ["QUESTION", (q) => q.question],
             ["TOOLS", (q) => q.tools],
             ["LAST SEEN", (q) => q.lastSeenAt],
+            [
+              "HANDLED",
+              (q) =>
+                q.handled ? `${q.handled.outcome}${q.handled.faqQuestion ? ` (${q.handled.faqQuestion})` : ""} by ${q.handled.actor}` : "-",
+            ],
           ]),
         ].join("\n"),
       );
+    }),
+  );
+insights
+  .command("dismiss")
+  .argument("<entityId>", "the entity the questions were asked of")
+  .argument("<question...>", "the questions as listed")
+  .description("dismiss unanswered questions: they are listed as handled, no longer as open")
+  .action(
+    run(async (o, entityId, questions) => {
+      const done = await api("POST", "/insights/unanswered/dismiss", { entityId, questions });
+      output(o, done, (d) => `Dismissed ${plural(d.dismissed, "question")} of ${d.entityId}.`);
     }),
   );
 

@@ -7,7 +7,7 @@ import { oldestKeptDay } from "./search/unanswered";
 import { deleteEndedSessions } from "./storage/console-sessions";
 import { deleteVersionsBefore } from "./storage/faq-versions";
 import { pruneRemovalsBefore } from "./storage/content-changes";
-import { deleteUnansweredBefore } from "./storage/unanswered-questions";
+import { deleteOrphanOutcomes, deleteUnansweredBefore } from "./storage/unanswered-questions";
 import { deleteFinishedDeliveriesBefore } from "./storage/webhook-deliveries";
 import { DELIVERIES_KEPT_DAYS } from "./webhooks/delivery";
 import { requestDispatch } from "./storage/webhook-queue";
@@ -30,6 +30,7 @@ const daysBefore = (now: Date, days: number): string => new Date(now.getTime() -
 export async function dailyUpkeep(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, now: Date): Promise<void> {
   await env.DB.batch([
     deleteUnansweredBefore(env.DB, oldestKeptDay(now)),
+    deleteOrphanOutcomes(env.DB),
     ...pruneRemovalsBefore(env.DB, daysBefore(now, REMOVALS_KEPT_DAYS)),
     deleteFinishedDeliveriesBefore(env.DB, daysBefore(now, DELIVERIES_KEPT_DAYS)),
     deleteVersionsBefore(env.DB, daysBefore(now, VERSIONS_KEPT_DAYS)),

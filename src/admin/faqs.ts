@@ -3,7 +3,8 @@ import type { Context } from "hono";
 import { editFaqs, readFaqList, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
 import { entityHistory, historyAt, restoreVersion, type RestoreOutcome } from "../catalogue/faq-history";
 import type { FaqVersion } from "../storage/faq-versions";
-import { FaqRecord, TranslatedFaq } from "../catalogue/records";
+import { rephraseFaq } from "../catalogue/guest-questions";
+import { FaqRecord, MAX_PHRASINGS, Phrasing, TranslatedFaq } from "../catalogue/records";
 import { untranslatedOf } from "../catalogue/untranslated";
 import type { AdminEnv } from "./auth";
 import { adminError, ErrorEnvelope, notFound, SafeId } from "./openapi";
@@ -103,6 +104,16 @@ const UntranslatedView = z
   })
   .openapi("Untranslated");
 const Move = z.strictObject({ to: z.number().int().min(1).max(MAX_POSITION).openapi({ description: "The FAQ's new position." }) });
+const Rephrase = z
+  .strictObject({
+    add: z.array(Phrasing).max(MAX_PHRASINGS).default([]).openapi({
+      description: "Ways guests ask it to attach (an unanswered question as listed, or any wording); one it has already is left as it is.",
+    }),
+    remove: z.array(z.string().max(1000)).max(MAX_PHRASINGS).default([]).openapi({
+      description: "Ways of asking to detach, compared case, accents and punctuation aside; their unanswered questions are open again.",
+    }),
+  })
+  .openapi("Rephrase");
 
 const refusals = {
   412: { description: "The FAQ list changed since the ETag in If-Match; `current` is the list now.", schema: FaqConflict },
@@ -112,11 +123,12 @@ const refusals = {
 const view = (list: FaqList) => ({
   entityId: list.entity.id,
   version: list.version,
-  faqs: list.faqs.map(({ category, question, answer, translations }, index) => ({
+  faqs: list.faqs.map(({ category, question, answer, phrasings, translations }, index) => ({
     position: index + 1,
     category,
     question,
     answer,
+    ...(phrasings.length > 0 ? { phrasings } : {}),
     translations,
   })),
 });
@@ -393,6 +405,29 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
     async (c, { params }) => {
       const untranslated = await untranslatedOf(c.env.DB, params.brandId);
       return untranslated ? { brandId: params.brandId, languages: untranslated } : notFound(c, "such brand");
+    },
+  );
+
+  operation(
+    {
+      method: "post",
+      path: "/content/entities/{entityId}/faqs/{position}/phrasings",
+      params: PositionParam,
+      headers: IfMatch,
+      body: Rephrase,
+      refusals,
+      summary: "Attach ways guests ask the FAQ at a position, or detach them",
+      description:
+        "Attached and detached; the list as it is now. Guests' unanswered questions attached are listed as handled (attached to this FAQ).",
+      schema: FaqListView,
+    },
+    (c, { params, headers, body }) => {
+      const edit = { action: "phrasings" as const, position: params.position, add: body.add, remove: body.remove };
+      return changeWith(c, params.entityId, headers["if-match"], edit, (expectedVersion) =>
+        rephraseFaq(c.env, { entityId: params.entityId, ...edit, expectedVersion, actor: c.get("operator") }, (work) =>
+          c.executionCtx.waitUntil(work),
+        ),
+      );
     },
   );
 }

@@ -11,7 +11,9 @@ import { firstOfLastDays, oldestKeptDay, UNANSWERED_RETENTION_DAYS } from "../se
 import { entityCount } from "../storage/entities";
 import { staleFaqCount } from "../storage/faqs";
 import { deleteLexiconTerm, insertLexiconTerm, listLexiconTerms } from "../storage/lexicon-terms";
-import { listUnanswered } from "../storage/unanswered-questions";
+import { listUnanswered, UNANSWERED_OUTCOMES, UNANSWERED_STATES } from "../storage/unanswered-questions";
+import { dismissQuestions } from "../catalogue/guest-questions";
+import { MAX_PHRASINGS, Phrasing } from "../catalogue/records";
 import { audit } from "./audit";
 import type { AdminEnv } from "./auth";
 import { adminError, notFound, OrganizationId, SafeId, Timestamp } from "./openapi";
@@ -150,6 +152,14 @@ const UnansweredQuery = z.object({
     param: { name: "since", in: "query" },
     description: `Days back (at most ${UNANSWERED_RETENTION_DAYS}d) or a date.`,
   }),
+  state: z
+    .enum(UNANSWERED_STATES)
+    .optional()
+    .openapi({
+      param: { name: "state", in: "query" },
+      description:
+        "Only open questions (nothing done about them yet) or only handled ones (attached, answered, dismissed); both when absent.",
+    }),
   limit: z.coerce
     .number()
     .int()
@@ -175,10 +185,33 @@ const Unanswered = z
         count: z.number().int(),
         tools: z.array(z.string()),
         lastSeenAt: Timestamp,
+        handled: z
+          .object({
+            outcome: z.enum(UNANSWERED_OUTCOMES),
+            faqQuestion: z
+              .string()
+              .nullable()
+              .openapi({ description: "The question of the FAQ it was attached to or answered by; null when dismissed." }),
+            actor: z.string().openapi({ description: "Who: `person:<email>` from the console, `token:<fingerprint>` from this API." }),
+            at: Timestamp,
+          })
+          .nullable()
+          .openapi({ description: "What was done about it; null while it is open." }),
       }),
     ),
   })
   .openapi("UnansweredQuestions");
+
+const Dismissal = z
+  .strictObject({
+    entityId: SafeId.openapi({ description: "The entity the questions were asked of." }),
+    questions: z
+      .array(Phrasing)
+      .min(1)
+      .max(MAX_PHRASINGS)
+      .openapi({ description: "The questions as listed (or as asked: they are compared as they are counted)." }),
+  })
+  .openapi("UnansweredDismissal");
 
 /** The first day `since` asks for, never before the oldest day kept. */
 function sinceDay(since: string, now: Date): string {
@@ -367,6 +400,7 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
         entityId: query.entityId,
         language: query.language,
         sinceDay: since,
+        state: query.state,
         limit: query.limit,
       });
       return {
@@ -379,8 +413,25 @@ export function searchRoutes(app: OpenAPIHono<AdminEnv>): void {
           count: r.count,
           tools: r.tools.split(","),
           lastSeenAt: r.last_seen_at,
+          handled:
+            r.outcome === null ? null : { outcome: r.outcome, faqQuestion: r.faq_question, actor: r.actor ?? "", at: r.handled_at ?? "" },
         })),
       };
+    },
+  );
+
+  operations(app, "Insights")(
+    {
+      method: "post",
+      path: "/insights/unanswered/dismiss",
+      body: Dismissal,
+      summary: "Dismiss unanswered questions of an entity: they are listed as handled (dismissed), no longer as open",
+      description: "Dismissed.",
+      schema: z.object({ entityId: z.string(), dismissed: z.number().int() }).openapi("UnansweredDismissed"),
+    },
+    async (c, { body }) => {
+      const done = await dismissQuestions(c.env.DB, { entityId: body.entityId, questions: body.questions, actor: c.get("operator") });
+      return done ? { entityId: body.entityId, dismissed: body.questions.length } : notFound(c, "such entity");
     },
   );
 }

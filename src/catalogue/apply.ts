@@ -7,7 +7,7 @@ import {
   type StoredEntity,
 } from "../storage/entities";
 import { deleteFaqs, faqsOfEntities, insertFaqs, updateFaqs, type FaqIndexTerms, type FaqInput, type FaqRow } from "../storage/faqs";
-import { faqTerms } from "../search/analyze";
+import { phrasedFaqTerms } from "../search/phrasings";
 import { nameKey } from "../search/normalize";
 import { languageOf } from "../search/languages";
 import { planContent, type ContentChanges, type ContentPlan, type CurrentContent, type StagedRecord } from "./plan";
@@ -52,8 +52,11 @@ export const changeStatements = (db: D1Database, changes: ContentChanges): D1Pre
 /** An entity with the key its name is looked up by. */
 const keyed = (entity: EntityRow): StoredEntity => ({ ...entity, name_key: nameKey(entity.name) });
 
-/** An FAQ with the terms the search index keeps of it, analysed in its own language (English analysis for one not analysed). */
-export const indexed = <T extends FaqRow & Pick<FaqInput, "language">>(faq: T): T & FaqIndexTerms => ({
+/**
+ * An FAQ with the terms the search index keeps of it, analysed in its own language (English analysis for one not
+ * analysed), the ways guests ask it among its question's.
+ */
+export const indexed = <T extends FaqRow & Pick<FaqInput, "language"> & { phrasings?: string }>(faq: T): T & FaqIndexTerms => ({
   ...faq,
-  ...faqTerms(faq, languageOf(faq.language)),
+  ...phrasedFaqTerms(faq, languageOf(faq.language)),
 });

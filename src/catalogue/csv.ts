@@ -21,7 +21,7 @@ export const inStoredOrder = <T extends StoredFaq>(rows: T[]): T[] =>
     (a, b) => a.position - b.position || a.translation - b.translation || (a.language < b.language ? -1 : a.language > b.language ? 1 : 0),
   );
 
-export const CSV_COLUMNS = ["entity", "position", "category", "question", "answer", "language", "source"] as const;
+export const CSV_COLUMNS = ["entity", "position", "category", "question", "answer", "language", "source", "phrasings"] as const;
 const REQUIRED_COLUMNS = ["entity", "category", "question", "answer"] as const;
 /** Columns a first line may name, at most: the file's own and room for a spreadsheet's extra empty ones. */
 const MAX_CSV_COLUMNS = 32;
@@ -36,6 +36,7 @@ const CsvRow = z.object({
   answer: z.string().default(""),
   language: z.string().default(""),
   source: z.string().default(""),
+  phrasings: z.string().default(""),
 });
 type CsvRow = z.infer<typeof CsvRow>;
 
@@ -43,7 +44,7 @@ type CsvRow = z.infer<typeof CsvRow>;
 export interface CsvFaqList {
   entityId: string;
   line: number;
-  faqs: { line: number; category: string; question: string; answer: string }[];
+  faqs: { line: number; category: string; question: string; answer: string; phrasings?: string[] }[];
   translations: { line: number; language: string; source: string; question: string; answer: string }[];
 }
 
@@ -207,6 +208,7 @@ export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[
         });
         continue;
       }
+      if (row.phrasings.trim() !== "") problem("phrasings", "is for the FAQ's row in its default language: a translation row has none");
       counts.set(language, inLanguage + 1);
       list.translations.push({ line, language, source: row.source, question: row.question, answer: row.answer });
       continue;
@@ -232,7 +234,18 @@ export function parseCsv(text: string): { lists: CsvFaqList[]; errors: RowError[
       } else list.positions.set(position, line);
     }
     list.ordered.push({ position, index: list.faqs.length });
-    list.faqs.push({ line, category: row.category, question: row.question, answer: row.answer });
+    // One way of asking a line of the cell.
+    const phrasings = row.phrasings
+      .split(/\r\n|\r|\n/)
+      .map((phrasing) => phrasing.trim())
+      .filter((phrasing) => phrasing !== "");
+    list.faqs.push({
+      line,
+      category: row.category,
+      question: row.question,
+      answer: row.answer,
+      ...(phrasings.length > 0 ? { phrasings } : {}),
+    });
   }
   return {
     lists: [...lists.values()].map(({ positions: _, ordered, ...list }) => {
@@ -251,6 +264,7 @@ const COLUMN_OF: Record<string, Column> = {
   answer: "answer",
   source: "source",
   language: "language",
+  phrasings: "phrasings",
 };
 
 /**
@@ -306,7 +320,7 @@ export async function csvRecords(
     );
     const record = {
       ...stored,
-      faqs: list.faqs.map(({ category, question, answer }) => ({ category, question, answer })),
+      faqs: list.faqs.map(({ line: _, ...faq }) => faq),
       translations,
     };
     if (translations.length === 0) delete (record as Partial<ContentRecord>).translations;
@@ -345,20 +359,27 @@ const quotedCell = (value: unknown): boolean => typeof value === "string" && /[\
 
 /**
  * Records as CSV rows, one FAQ a row, in the columns of CSV_COLUMNS; importing the file back changes nothing. The
- * file starts with a UTF-8 byte order mark: without one, Excel reads it in the computer's legacy code page.
+ * file starts with a UTF-8 byte order mark: without one, Excel reads it in the computer's legacy code page. The
+ * `phrasings` column (one way of asking a line) is written only when an FAQ has some, so a file of content without
+ * them reads as it always did.
  */
 export function serializeCsv(records: ContentRecord[]): string {
   const rows: string[][] = [];
+  const phrased = records.some((record) => record.faqs.some((faq) => (faq.phrasings ?? []).length > 0));
   for (const record of records) {
-    record.faqs.forEach((faq, index) => rows.push([record.id, String(index + 1), faq.category, faq.question, faq.answer, "", ""]));
+    record.faqs.forEach((faq, index) =>
+      rows.push([record.id, String(index + 1), faq.category, faq.question, faq.answer, "", "", (faq.phrasings ?? []).join("\n")]),
+    );
     const positions = new Map(record.faqs.map((faq, index) => [faq.question, index + 1]));
     for (const translation of record.translations ?? []) {
       for (const faq of translation.faqs ?? []) {
-        rows.push([record.id, String(positions.get(faq.source) ?? ""), "", faq.question, faq.answer, translation.language, faq.source]);
+        rows.push([record.id, String(positions.get(faq.source) ?? ""), "", faq.question, faq.answer, translation.language, faq.source, ""]);
       }
     }
   }
-  return `\uFEFF${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows }, { newline: "\n", escapeFormulae: FORMULA_START, quotes: quotedCell })}\n`;
+  const width = phrased ? CSV_COLUMNS.length : CSV_COLUMNS.length - 1;
+  const fields = CSV_COLUMNS.slice(0, width);
+  return `\uFEFF${Papa.unparse({ fields, data: rows.map((row) => row.slice(0, width)) }, { newline: "\n", escapeFormulae: FORMULA_START, quotes: quotedCell })}\n`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { changeStatements } from "./apply";
 import { faqVersionStatements } from "./faq-versions";
 import { planFaqList } from "./plan";
 import { canonicalLanguageTag } from "../http/language-tags";
+import { phrasingKey } from "../search/normalize";
 import { ContentRecord, FaqRecord, questionKey, toRecord, TranslatedFaq, type TranslationRecord } from "./records";
 import { forgetContentVersion } from "./snapshot";
 
@@ -37,7 +38,10 @@ export interface FaqList {
 export type FaqText = z.output<typeof FaqRecord>;
 
 export type FaqEdit =
-  | { action: "add"; faq: FaqText }
+  /** With `translations`, the new FAQ comes translated into their languages. */
+  | { action: "add"; faq: FaqText; translations?: FaqTranslation[] }
+  /** Ways guests ask the FAQ at `position` added and taken away (compared as the search compares them). */
+  | { action: "phrasings"; position: number; add: string[]; remove: string[] }
   | { action: "replace"; position: number; faq: FaqText }
   | { action: "remove"; position: number }
   | { action: "move"; position: number; to: number }
@@ -106,7 +110,37 @@ export async function readFaqList(db: D1Database, entityId: string): Promise<Faq
   return (await readStored(db, entityId))?.list ?? null;
 }
 
-const textOf = ({ category, question, answer }: FaqText): FaqText => ({ category, question, answer });
+const textOf = ({ category, question, answer, phrasings }: FaqText): FaqText => ({
+  category,
+  question,
+  answer,
+  ...(phrasings && phrasings.length > 0 ? { phrasings } : {}),
+});
+
+/** The translations of `record` with those of a new FAQ asking `source` added, each to its language's entry. */
+function withTranslationsOf(translations: TranslationRecord[], source: string, added: FaqTranslation[]): TranslationRecord[] {
+  const result = [...translations];
+  for (const { language, question, answer } of added) {
+    const index = result.findIndex((t) => t.language.toLowerCase() === language.toLowerCase());
+    const faq = { source, question, answer };
+    if (index < 0) result.push({ language, faqs: [faq] });
+    else result[index] = { ...result[index]!, faqs: [...(result[index]!.faqs ?? []), faq] };
+  }
+  return result;
+}
+
+/** `current` less the ways of asking in `remove`, with those of `add` it lacks, each compared by its search key. */
+function rephrased(current: string[], add: string[], remove: string[]): string[] {
+  const removed = new Set(remove.map(phrasingKey));
+  const kept = current.filter((phrasing) => !removed.has(phrasingKey(phrasing)));
+  const known = new Set(kept.map(phrasingKey));
+  for (const phrasing of add) {
+    if (known.has(phrasingKey(phrasing))) continue;
+    known.add(phrasingKey(phrasing));
+    kept.push(phrasing);
+  }
+  return kept;
+}
 const placed = (faq: FaqText, index: number): PlacedFaq => ({ position: index + 1, ...textOf(faq) });
 
 /** Translations without a language left translating nothing. */
@@ -131,15 +165,24 @@ function edited(
   const translations = record.translations ?? [];
   if (edit.action === "add") {
     faqs.push(edit.faq);
-    return { record: { ...record, faqs }, before: null, after: placed(edit.faq, faqs.length - 1) };
+    const added = edit.translations ?? [];
+    const withAdded = added.length > 0 ? { translations: withTranslationsOf(translations, edit.faq.question, added) } : {};
+    return { record: { ...record, faqs, ...withAdded }, before: null, after: placed(edit.faq, faqs.length - 1) };
   }
   const index = edit.position - 1;
   if (edit.action === "restore" && !edit.replace) return restored(record, edit.faq, Math.min(index, faqs.length), null);
   const current = faqs[index];
   if (!current) return null;
   if (edit.action === "restore") return restored(record, edit.faq, index, current);
+  if (edit.action === "phrasings") {
+    const { phrasings: _, ...text } = current;
+    const phrasings = rephrased(current.phrasings ?? [], edit.add, edit.remove);
+    faqs[index] = { ...text, ...(phrasings.length > 0 ? { phrasings } : {}) };
+    return { record: { ...record, faqs }, before: placed(current, index), after: placed(faqs[index], index) };
+  }
   if (edit.action === "replace") {
-    faqs[index] = edit.faq;
+    // A replacement that says nothing of the ways guests ask the FAQ keeps them.
+    faqs[index] = edit.faq.phrasings === undefined && current.phrasings ? { ...edit.faq, phrasings: current.phrasings } : edit.faq;
     // Translations name their source by its text: they follow the question to its new wording.
     const followed = translations.map((translation) => ({
       ...translation,

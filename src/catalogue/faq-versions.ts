@@ -28,6 +28,7 @@ export function localizedFaqsOf(record: FaqsOfRecord | null): LocalizedFaq[] {
   const translations = [...(record.translations ?? [])].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0));
   return record.faqs.map((faq) => ({
     ...faq,
+    phrasings: faq.phrasings ?? [],
     translations: translations.flatMap(({ language, faqs = [] }) =>
       faqs.filter((translated) => translated.source === faq.question).map(({ source: _, ...text }) => ({ language, ...text })),
     ),

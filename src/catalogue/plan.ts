@@ -2,13 +2,13 @@ import { nameKey } from "../search/normalize";
 import type { EntityRow, StoredEntity } from "../storage/entities";
 import type { FaqInput, StoredFaq } from "../storage/faqs";
 import { DEFAULT_CONTENT_LANGUAGE } from "../http/language-tags";
-import type { ContentRecord, FaqRecord, RowError } from "./records";
+import type { ContentRecord, RowError } from "./records";
 
 /**
  * What an import does, decided from the file and what is stored, before anything is written.
  *
  * - An entity in the file is added, or changed when its name, URL, brand, property ID, default language,
- *   translated names, FAQs or their translations differ; otherwise it is left alone, row for row, so
+ *   translated names, FAQs (with the ways guests ask them) or their translations differ; otherwise it is left alone, row for row, so
  *   importing the same file twice writes nothing.
  * - An entity's FAQs become the file's list for it, in order (an empty list removes them all), and so do
  *   their translations: a translation sits at its source question's position, in its language.
@@ -70,12 +70,22 @@ export function rejectedPlan(errors: RowError[]): ContentPlan {
   };
 }
 
-const sameFaq = (a: FaqRecord, b: FaqRecord): boolean => a.category === b.category && a.question === b.question && a.answer === b.answer;
+const sameFaq = (a: FaqInput, b: FaqInput): boolean =>
+  a.category === b.category && a.question === b.question && a.answer === b.answer && (a.phrasings ?? "[]") === (b.phrasings ?? "[]");
 
 /** Every row `record` wants stored: its FAQs in its default language, then their translations at their sources' positions. */
 function wantedFaqs(record: ContentRecord): FaqInput[] {
   const language = record.defaultLanguage ?? DEFAULT_CONTENT_LANGUAGE;
-  const rows: FaqInput[] = record.faqs.map((faq, position) => ({ entity_id: record.id, position, language, translation: 0, ...faq }));
+  const rows: FaqInput[] = record.faqs.map(({ category, question, answer, phrasings = [] }, position) => ({
+    entity_id: record.id,
+    position,
+    language,
+    translation: 0,
+    category,
+    question,
+    answer,
+    ...(phrasings.length > 0 ? { phrasings: JSON.stringify(phrasings) } : {}),
+  }));
   const positions = new Map(record.faqs.map((faq, position) => [faq.question, position]));
   for (const translation of record.translations ?? []) {
     for (const { source, question, answer } of translation.faqs ?? []) {
@@ -118,7 +128,11 @@ function diffFaqs(stored: StoredFaq[], wanted: FaqInput[], changes: ContentChang
     else if (existing.translation !== faq.translation) {
       changes.faqs.remove.push(existing.id);
       changes.faqs.insert.push(faq);
-    } else if (!sameFaq(existing, faq)) changes.faqs.update.push({ ...existing, ...faq });
+    } else if (!sameFaq(existing, faq)) {
+      // A row wanted without phrasings has none: the stored ones are not kept.
+      const phrasings = existing.phrasings === undefined && faq.phrasings === undefined ? {} : { phrasings: faq.phrasings ?? "[]" };
+      changes.faqs.update.push({ ...existing, ...faq, ...phrasings });
+    }
   }
   changes.faqs.remove.push(...[...current.values()].map((faq) => faq.id));
   return writes() !== before;

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ENTITY_ID_PATTERN, ID_PREFIX, type EntityKind, type EntityRow } from "../storage/entities";
 import type { LocalizedFaq } from "../storage/faqs";
 import { DEFAULT_CONTENT_LANGUAGE, LanguageTag } from "../http/language-tags";
+import { phrasingKey } from "../search/normalize";
 
 /**
  * The content file format of import and export: one record per entity, its FAQs nested in their
@@ -30,12 +31,24 @@ export const MAX_FAQS = 500;
 export const MAX_LANGUAGES = 100;
 const Question = faqText(MAX_QUESTION_LENGTH);
 const Answer = faqText(MAX_ANSWER_LENGTH);
+/** Ways guests ask one FAQ, at most; each as long as a guest's question may be (service_query's bound). */
+export const MAX_PHRASINGS = 50;
+export const MAX_PHRASING_LENGTH = 500;
+export const Phrasing = faqText(MAX_PHRASING_LENGTH).refine((text) => phrasingKey(text) !== "", "has no words");
 
 export const FaqRecord = z
   .strictObject({
     category: faqText(MAX_CATEGORY_LENGTH),
     question: Question,
     answer: Answer,
+    phrasings: z
+      .array(Phrasing)
+      .max(MAX_PHRASINGS)
+      .optional()
+      .openapi({
+        description: `Ways guests ask it, as they wrote them, in any language (at most ${MAX_PHRASINGS}): the search finds the FAQ by them, and a question that is one of them (case, accents and punctuation aside) gets it with confidence high.`,
+        example: ["can i bring my dog", "posso levar o meu cão"],
+      }),
   })
   .openapi("FaqRecord");
 
@@ -65,6 +78,21 @@ function duplicateQuestions(record: LooseRecord): Problem[] {
   check(
     record.faqs.map((faq) => faq.question),
     ["faqs"],
+  );
+  // A way of asking belongs to one FAQ of the record: the search gives it that FAQ.
+  const phrased = new Map<string, string>();
+  record.faqs.forEach((faq, f) =>
+    faq.phrasings.forEach((phrasing, p) => {
+      if (phrasing === undefined) return;
+      const key = phrasingKey(phrasing);
+      const first = phrased.get(key);
+      if (first === undefined) phrased.set(key, `faqs.${f}.phrasings.${p}`);
+      else
+        problems.push({
+          path: ["faqs", f, "phrasings", p],
+          message: `is the same way of asking as ${first} (case, accents and punctuation aside)`,
+        });
+    }),
   );
   record.translations.forEach((translation, t) =>
     check(
@@ -237,7 +265,7 @@ interface LooseRecord {
   id?: string;
   brandId?: string;
   defaultLanguage?: string;
-  faqs: { question?: string }[];
+  faqs: { question?: string; phrasings: (string | undefined)[] }[];
   translations: { language?: string; empty: boolean; faqs: { source?: string; question?: string }[] }[];
 }
 
@@ -254,7 +282,10 @@ function looseRecord(value: unknown): LooseRecord {
     id: textOf(record.id),
     brandId: textOf(record.brandId),
     defaultLanguage: textOf(record.defaultLanguage),
-    faqs: listOf(record.faqs).map((faq) => ({ question: textOf(fieldsOf(faq).question) })),
+    faqs: listOf(record.faqs).map((faq) => ({
+      question: textOf(fieldsOf(faq).question),
+      phrasings: listOf(fieldsOf(faq).phrasings).slice(0, MAX_PHRASINGS).map(textOf),
+    })),
     translations: listOf(record.translations).map((item) => {
       const translation = fieldsOf(item);
       const faqs = listOf(translation.faqs).map((faq) => ({
@@ -431,7 +462,12 @@ export function toRecord(entity: EntityRow, faqs: LocalizedFaq[]): ContentRecord
   };
   const rest = {
     updatedAt: entity.updated_at,
-    faqs: faqs.map(({ category, question, answer }) => ({ category, question, answer })),
+    faqs: faqs.map(({ category, question, answer, phrasings }) => ({
+      category,
+      question,
+      answer,
+      ...(phrasings.length > 0 ? { phrasings } : {}),
+    })),
     ...(translations.length > 0 ? { translations } : {}),
   };
   // Spreading `head` first keeps the members in file order; `kind` is restated for the type's sake.

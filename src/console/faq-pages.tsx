@@ -20,7 +20,7 @@ export interface FaqFormView {
   problems?: Record<string, string>;
 }
 
-const FIELDS: { name: keyof FaqText; label: string; multiline: boolean }[] = [
+const FIELDS: { name: "question" | "answer" | "category"; label: string; multiline: boolean }[] = [
   { name: "question", label: "Question", multiline: false },
   { name: "answer", label: "Answer", multiline: true },
   { name: "category", label: "Category", multiline: false },
@@ -41,7 +41,7 @@ const Problems = ({ problems }: { problems: Record<string, string> }) =>
 /** Labelled inputs for `fields`, each marked invalid when `problems` names it. */
 function TextFields<F extends string>(props: {
   fields: { name: F; label: string; multiline: boolean }[];
-  values: Record<F, string>;
+  values: NoInfer<Record<F, string>>;
   problems: Record<string, string>;
   lang?: string;
 }) {
@@ -244,6 +244,8 @@ function attemptedWords(edit: FaqEdit): string {
       return `You removed its ${languageName(edit.language)} translation`;
     case "restore":
       return "You restored an earlier version";
+    case "phrasings":
+      return "You changed the ways guests ask it";
   }
 }
 
@@ -265,7 +267,7 @@ function ReapplyForm({ viewer, entity, edit, current }: Pick<ConflictView, "view
     );
   }
   // A restore names a version, not an FAQ: the FAQ's history offers it again.
-  if (edit.action === "restore") return null;
+  if (edit.action === "restore" || edit.action === "phrasings") return null;
   const at = `${base}/faqs/${current.position}`;
   const target = {
     add: `${base}/faqs`,
@@ -277,7 +279,7 @@ function ReapplyForm({ viewer, entity, edit, current }: Pick<ConflictView, "view
   }[edit.action];
   const fields: Record<string, string> =
     edit.action === "add" || edit.action === "replace"
-      ? { ...edit.faq }
+      ? { question: edit.faq.question, answer: edit.faq.answer, category: edit.faq.category }
       : edit.action === "move"
         ? { to: String(edit.to) }
         : edit.action === "translate"

@@ -74,6 +74,7 @@ const DONE_AT: Record<FaqEdit["action"], "after" | "before" | null> = {
   translate: "after",
   untranslate: "after",
   restore: "after",
+  phrasings: "after",
   remove: null,
 };
 
@@ -146,6 +147,7 @@ const formFaq = (c: ConsoleContext, position: number): ListedFaq => {
     question: form.get("original_question") ?? "",
     answer: "",
     category: "",
+    phrasings: [],
     translations: [],
   };
 };

@@ -51,6 +51,8 @@ const COLUMN_MEANINGS: Record<(typeof CSV_COLUMNS)[number], string> = {
   answer: "The answer. Required.",
   language: "Empty for the default language. On a translation row, its language (pt, pt-BR, de…).",
   source: "Empty for the default language. On a translation row, the question it translates, as its own row writes it.",
+  phrasings:
+    "Optional, on a row in the default language: other ways guests ask the FAQ, one a line in the cell; the search answers them with it.",
 };
 
 /** What the person may export: everything first, then each brand, hotel or page by name. */

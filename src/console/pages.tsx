@@ -628,11 +628,13 @@ export interface AskView {
   language: string;
   /** The plain-words problem with the question, when it cannot be asked. */
   problem?: string;
-  /** What service_query answers, when a question was asked. */
+  /** What guests' assistants get, when a question was asked. */
   result?: { confidence: Confidence; faqs: FoundFaq[]; total: number; readAs: { language: string; detected: boolean } };
+  /** Whether the person may edit the entity: then an unanswered question may be answered or attached from here. */
+  editor?: boolean;
 }
 
-export function askPage({ viewer, entity, question, language, problem, result }: AskView) {
+export function askPage({ viewer, entity, question, language, problem, result, editor = false }: AskView) {
   const base = `/console/entities/${entity.id}`;
   return (
     <Page title={`Ask ${entity.name} as a guest`} viewer={viewer}>
@@ -641,8 +643,8 @@ export function askPage({ viewer, entity, question, language, problem, result }:
       </p>
       <h1>Ask {entity.name} as a guest</h1>
       <p class="muted">
-        See what an assistant connected to this service gets for a guest's question (the service_query tool), in the order it gets it.
-        Questions asked here are not counted among guests' unanswered questions.
+        See what guests' assistants get for a guest's question, in the order they get it. Questions asked here are not counted among guests'
+        unanswered questions.
       </p>
       {problem && (
         <p class="notice error" role="alert" id="ask-problem">
@@ -689,6 +691,18 @@ export function askPage({ viewer, entity, question, language, problem, result }:
                 ? " (detected from its words)."
                 : " (its words do not say which language)."}
           </p>
+          {editor && result.confidence !== "high" && (
+            <div class="actions" id="ask-offers">
+              <a
+                href={`${base}/unanswered/answer?${new URLSearchParams({ q: question, language: language || result.readAs.language }).toString()}`}
+              >
+                Add an FAQ for this question
+              </a>
+              <a href={`${base}/unanswered/attach?${new URLSearchParams({ q: question }).toString()}`}>
+                Attach to an FAQ as a way guests ask it
+              </a>
+            </div>
+          )}
           {result.faqs.length === 0 ? (
             <p>{entity.name} has no FAQs.</p>
           ) : (

@@ -29,7 +29,7 @@ import { ASK_LANGUAGES, askPage, entityListPage, entityPage, render, signInPage,
 import { entityInReach, nothingHere } from "./entity-reach";
 import { faqRoutes } from "./faq-routes";
 import { replaceRoutes } from "./replace";
-import { unansweredResponse } from "./unanswered";
+import { unansweredRoutes } from "./unanswered";
 import {
   checkSession,
   clearCookie,
@@ -246,14 +246,6 @@ consoleRoutes.get("/console", async (c) => {
   return page(render(entityListPage({ viewer: c.get("viewer"), search, entities, limit: LIST_LIMIT, faqs: faqsSeen })));
 });
 
-consoleRoutes.get("/console/unanswered", (c) =>
-  unansweredResponse(
-    c.env.DB,
-    { organizationId: c.get("person").organization_id, access: c.get("access"), viewer: c.get("viewer") },
-    c.req.query(),
-  ),
-);
-
 consoleRoutes.get("/console/entities/:entityId", async (c) => {
   const found = await entityInReach(c);
   const list = found && (await readFaqList(c.env.DB, found.entity.id));
@@ -267,8 +259,9 @@ consoleRoutes.get("/console/entities/:entityId", async (c) => {
 const ASK_LIMIT = 20;
 
 /**
- * "Ask as a guest": what service_query answers a guest's question about this entity, through the same code
- * (search/entity-question.ts). A read, so a GET; never counted among the unanswered questions, which are guests'.
+ * "Ask as a guest": what guests' assistants get for a question about this entity (service_query), through the same
+ * code (search/entity-question.ts); an editor may answer or attach a question it does not answer. A read, so a GET;
+ * never counted among the unanswered questions, which are guests'.
  */
 consoleRoutes.get("/console/entities/:entityId/ask", async (c) => {
   const found = await entityInReach(c);
@@ -288,7 +281,8 @@ consoleRoutes.get("/console/entities/:entityId/ask", async (c) => {
     question,
     language: language || undefined,
   });
-  return page(render(askPage({ ...shown, result: { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length, readAs } })));
+  const result = { confidence, faqs: listed.slice(0, ASK_LIMIT), total: listed.length, readAs };
+  return page(render(askPage({ ...shown, result, editor: found.role === "editor" })));
 });
 
 // The organization's administrators' pages, behind the same sign-in and CSRF check.
@@ -301,3 +295,4 @@ consoleRoutes.route("/", faqRoutes);
 consoleRoutes.route("/", replaceRoutes);
 consoleRoutes.route("/", historyRoutes);
 consoleRoutes.route("/", auditRoutes);
+consoleRoutes.route("/", unansweredRoutes);

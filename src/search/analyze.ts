@@ -80,9 +80,16 @@ export function stemSequences(text: string, language: Language): SurfaceStem[][]
   return pieces.length === wholeWords.length ? [pieces] : [pieces, wholeWords];
 }
 
-/** What the index keeps of an FAQ: its question, answer and category analysed, and the analysis version. */
-export const faqTerms = (faq: { question: string; answer: string; category: string }, language: Language): FaqIndexTerms => ({
-  terms_q: termString(analyze(faq.question, language)),
+/**
+ * What the index keeps of an FAQ: its question, answer and category analysed, and the analysis version. The ways
+ * guests ask it (`phrasings`, each with the language it is analysed in) are indexed with its question.
+ */
+export const faqTerms = (
+  faq: { question: string; answer: string; category: string },
+  language: Language,
+  phrasings: readonly (readonly [text: string, language: Language])[] = [],
+): FaqIndexTerms => ({
+  terms_q: termString([...analyze(faq.question, language), ...phrasings.flatMap(([text, own]) => analyze(text, own))]),
   terms_a: termString(analyze(faq.answer, language)),
   terms_c: termString(analyze(faq.category, language)),
   analyzer: ANALYZER_VERSION,

@@ -1,11 +1,12 @@
 import type { D1Reader } from "../storage/reader";
 import { entityFaqRows, scopeCandidateRows, type IndexedFaqRow, type ShownFaq } from "../storage/scoped-content";
 import type { EntityKind } from "../storage/entities";
-import { ANALYZER_VERSION, faqTerms } from "./analyze";
+import { ANALYZER_VERSION } from "./analyze";
 import { judge, type Confidence } from "./confidence";
 import { languageOf } from "./languages";
+import { phrasedBy, phrasedFaqTerms } from "./phrasings";
 import { rankingInput, type QueryPlan } from "./plan";
-import { rankRows, type RankRow } from "./rank";
+import { rankRows, type Ranking, type RankRow } from "./rank";
 
 /**
  * A question answered from what the caller may see: one entity's FAQs, or a whole scope's (a brand with its
@@ -38,8 +39,25 @@ interface EntityRef {
 const rankable = <T extends IndexedFaqRow>(row: T, faq: string): T & RankRow => ({
   ...row,
   faq,
-  ...(row.analyzer < ANALYZER_VERSION ? faqTerms(row, languageOf(row.language)) : {}),
+  ...(row.analyzer < ANALYZER_VERSION ? phrasedFaqTerms(row, languageOf(row.language)) : {}),
 });
+
+/**
+ * The ranking and confidence for `question`: when the question is one of the ways guests ask an FAQ of `rows`
+ * (src/search/phrasings.ts), that FAQ first and `high`, whatever the ranking and the models say; else the
+ * ranking as it is, judged (confidence.ts).
+ */
+function judged<R extends RankRow & IndexedFaqRow>(
+  plan: QueryPlan,
+  ranking: Ranking<R>,
+  rows: readonly R[],
+  question: string | undefined,
+): { ranked: { row: R; score: number }[]; confidence: Confidence } {
+  const phrased = question === undefined ? undefined : phrasedBy(question, rows);
+  if (!phrased) return { ranked: ranking.ranked, confidence: judge(plan, ranking) };
+  const rest = ranking.ranked.filter((r) => r.row.faq !== phrased.faq);
+  return { ranked: [{ row: phrased, score: Math.max(0, ...ranking.ranked.map((r) => r.score)) }, ...rest], confidence: "high" };
+}
 
 /** Per position, the row to show: the first of `languages` it is translated into, else its default language's. */
 function shownRows(rows: readonly IndexedFaqRow[], languages: readonly string[]): Map<number, ShownFaq> {
@@ -74,14 +92,10 @@ export async function answerInEntity(
   db: D1Reader,
   plan: QueryPlan,
   entity: EntityRef,
-  options: { languages: string[]; category?: string },
+  options: { languages: string[]; category?: string; question?: string },
 ): Promise<Answer & { others: FoundFaq[] }> {
-  const rows = await entityFaqRows(db, entity.id, options);
-  const ranking = rankRows(
-    plan,
-    rows.map((row) => rankable(row, String(row.position))),
-  );
-  const confidence = judge(plan, ranking);
+  const rows = (await entityFaqRows(db, entity.id, options)).map((row) => rankable(row, String(row.position)));
+  const { ranked, confidence } = judged(plan, rankRows(plan, rows), rows, options.question);
   const shown = shownRows(rows, options.languages);
   const asFound = (position: number, score: number): FoundFaq => ({
     ...shown.get(position)!,
@@ -90,9 +104,9 @@ export async function answerInEntity(
     entity_url: entity.url,
     score,
   });
-  const found = confidence === "none" ? [] : ranking.ranked.map((r) => asFound(r.row.position, r.score));
-  const ranked = new Set(confidence === "none" ? [] : ranking.ranked.map((r) => r.row.position));
-  const others = [...shown.keys()].filter((p) => !ranked.has(p)).map((p) => asFound(p, 0));
+  const found = confidence === "none" ? [] : ranked.map((r) => asFound(r.row.position, r.score));
+  const foundPositions = new Set(confidence === "none" ? [] : ranked.map((r) => r.row.position));
+  const others = [...shown.keys()].filter((p) => !foundPositions.has(p)).map((p) => asFound(p, 0));
   return { found, others, confidence };
 }
 
@@ -104,19 +118,15 @@ export async function answerInScope(
   db: D1Reader,
   plan: QueryPlan,
   organizationId: string,
-  options: { languages: string[]; entityId?: string; kind?: EntityKind; category?: string },
+  options: { languages: string[]; entityId?: string; kind?: EntityKind; category?: string; question?: string },
 ): Promise<Answer> {
   if (plan.groups.length === 0) return { found: [], confidence: "none" };
   const { documents, frequencies, rows } = await scopeCandidateRows(db, organizationId, rankingInput(plan, options.languages), options);
-  const ranking = rankRows(
-    plan,
-    rows.map((row) => rankable(row, `${row.entity_id}\u0000${row.position}`)),
-    { documents, frequencies },
-  );
-  const confidence = judge(plan, ranking);
+  const candidates = rows.map((row) => rankable(row, `${row.entity_id}\u0000${row.position}`));
+  const { ranked, confidence } = judged(plan, rankRows(plan, candidates, { documents, frequencies }), candidates, options.question);
   if (confidence === "none") return { found: [], confidence };
   return {
-    found: ranking.ranked.map(({ row, score }) => ({
+    found: ranked.map(({ row, score }) => ({
       ...row.shown,
       entity_id: row.entity_id,
       entity_name: row.entity_name,

@@ -60,7 +60,7 @@ export async function askEntity(
 ): Promise<{ listed: FoundFaq[]; confidence: Confidence; readAs: { language: string; detected: boolean } }> {
   const languages = answerLanguages(language, question);
   const plan = await questionPlan(db, waitUntil, question, language);
-  const { found, others, confidence } = await answerInEntity(db, plan, entity, { languages, category });
+  const { found, others, confidence } = await answerInEntity(db, plan, entity, { languages, category, question });
   // The language the question's words were read in: the one given, else the one they show, else the content's.
   return { listed: [...found, ...others], confidence, readAs: { language: plan.language.code, detected: plan.detected } };
 }

@@ -53,6 +53,16 @@ export function words(text: string): Word[] {
   }));
 }
 
+/**
+ * A question as a way of asking an FAQ is compared (an FAQ's `phrasings`): its words folded, one space between them,
+ * so "Can I bring my dog?", "can i bring my dog" and "CAN I BRING MY DOG!!" are one way of asking; "" when it has
+ * no word.
+ */
+export const phrasingKey = (text: string): string =>
+  words(text)
+    .flatMap((word) => word.pieces.map((piece) => piece.text))
+    .join(" ");
+
 /** Longest slug, in characters; a longer question is cut at a word. */
 const MAX_SLUG_LENGTH = 80;
 

@@ -17,8 +17,9 @@ export interface FaqTranslation {
   answer: string;
 }
 
-/** An FAQ in its entity's default language, with its translations by language tag. */
+/** An FAQ in its entity's default language, with the ways guests ask it and its translations by language tag. */
 export interface LocalizedFaq extends FaqRow {
+  phrasings: string[];
   translations: FaqTranslation[];
 }
 
@@ -30,6 +31,8 @@ export interface FaqInput extends FaqRow {
   language: string;
   /** 0 for the FAQ in its entity's default language, 1 for a translation of it (same entity and position). */
   translation: 0 | 1;
+  /** The ways guests ask it, as a JSON array of text (migration 0025): `[]` (or absent) on a translation's row. */
+  phrasings?: string;
 }
 
 export interface StoredFaq extends FaqInput {
@@ -47,8 +50,11 @@ export interface FaqIndexTerms {
 }
 
 /** The columns of a row as LocalizedFaq is grouped from, in its order: by position, the default language's first. */
-export type FaqLanguageRow = FaqRow & Pick<FaqInput, "position" | "language" | "translation">;
-const FAQ_LANGUAGE_COLUMNS = "position, category, question, answer, language, translation";
+export type FaqLanguageRow = FaqRow & Pick<FaqInput, "position" | "language" | "translation" | "phrasings">;
+const FAQ_LANGUAGE_COLUMNS = "position, category, question, answer, language, translation, phrasings";
+
+/** The stored JSON of an FAQ's phrasings as a list. */
+export const phrasingsOf = (stored: string | undefined): string[] => (stored === undefined ? [] : (JSON.parse(stored) as string[]));
 
 /** One entity's FAQs in their stored order, each in every language it has (grouped by `localizedFaqs`). */
 export const faqsStatement = (db: D1Reader, entityId: string): D1PreparedStatement =>
@@ -58,9 +64,9 @@ export const faqsStatement = (db: D1Reader, entityId: string): D1PreparedStateme
 export function localizedFaqs(rows: FaqLanguageRow[]): LocalizedFaq[] {
   const faqs: LocalizedFaq[] = [];
   let sourcePosition: number | null = null;
-  for (const { position, category, question, answer, language, translation } of rows) {
+  for (const { position, category, question, answer, language, translation, phrasings } of rows) {
     if (translation === 0) {
-      faqs.push({ category, question, answer, translations: [] });
+      faqs.push({ category, question, answer, phrasings: phrasingsOf(phrasings), translations: [] });
       sourcePosition = position;
     } else if (position === sourcePosition) faqs[faqs.length - 1]!.translations.push({ language, question, answer });
   }
@@ -81,7 +87,7 @@ export async function listEntityFaqPage(db: D1Reader, page: { brandId?: string; 
          SELECT ${ENTITY_COLUMNS} FROM entities
          WHERE (?1 IS NULL OR brand_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3
        )
-       SELECT page.*, f.position, f.category, f.question, f.answer, f.language, f.translation
+       SELECT page.*, f.position, f.category, f.question, f.answer, f.language, f.translation, f.phrasings
        FROM page LEFT JOIN faqs f ON f.entity_id = page.id
        ORDER BY page.id, f.position, f.translation, f.language`,
     )
@@ -93,7 +99,7 @@ export async function listEntityFaqPage(db: D1Reader, page: { brandId?: string; 
 /** Rows of `listEntityFaqPage` as one entry per entity, its FAQs in order with their translations. */
 export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: LocalizedFaq[] }[] {
   const groups: { entity: EntityRow; rows: FaqLanguageRow[] }[] = [];
-  for (const { position, category, question, answer, language, translation, ...entity } of rows) {
+  for (const { position, category, question, answer, language, translation, phrasings, ...entity } of rows) {
     let group = groups[groups.length - 1];
     if (group?.entity.id !== entity.id) groups.push((group = { entity, rows: [] }));
     if (question !== null) {
@@ -104,6 +110,7 @@ export function groupByEntity(rows: EntityFaqRow[]): { entity: EntityRow; faqs: 
         answer: answer ?? "",
         language: language ?? "",
         translation: translation ?? 0,
+        phrasings: phrasings ?? "[]",
       });
     }
   }
@@ -119,7 +126,7 @@ export async function faqsOfEntities(db: D1Reader, entityIds: string[]): Promise
   return (await db.batch<StoredFaq>(statements)).flatMap((result) => result.results);
 }
 
-const STORED_FAQ_COLUMNS = "id, entity_id, position, language, translation, category, question, answer, analyzer";
+const STORED_FAQ_COLUMNS = "id, entity_id, position, language, translation, category, question, answer, phrasings, analyzer";
 
 /** At most `limit` FAQs whose index terms an analysis older than `version` wrote, in the order of faqs_by_analyzer. */
 export async function staleFaqs(db: D1Reader, version: number, limit: number): Promise<StoredFaq[]> {
@@ -140,10 +147,10 @@ export const insertFaqs = (db: D1Reader, faqs: (FaqInput & FaqIndexTerms)[]): D1
     db
       .prepare(
         // brand_id repeats the entity's brand for the FAQ's scope key (migration 0009).
-        `INSERT INTO faqs (entity_id, position, language, translation, category, question, answer, brand_id, terms_q, terms_a, terms_c, analyzer)
+        `INSERT INTO faqs (entity_id, position, language, translation, category, question, answer, phrasings, brand_id, terms_q, terms_a, terms_c, analyzer)
          SELECT json_extract(value, '$.entity_id'), json_extract(value, '$.position'), json_extract(value, '$.language'),
            json_extract(value, '$.translation'), json_extract(value, '$.category'),
-           json_extract(value, '$.question'), json_extract(value, '$.answer'),
+           json_extract(value, '$.question'), json_extract(value, '$.answer'), coalesce(json_extract(value, '$.phrasings'), '[]'),
            (SELECT e.brand_id FROM entities e WHERE e.id = json_extract(value, '$.entity_id')),
            json_extract(value, '$.terms_q'), json_extract(value, '$.terms_a'), json_extract(value, '$.terms_c'),
            json_extract(value, '$.analyzer') FROM json_each(?)`,
@@ -154,11 +161,12 @@ export const insertFaqs = (db: D1Reader, faqs: (FaqInput & FaqIndexTerms)[]): D1
 /** FAQs with their index terms as JSON chunks, read back by FAQS_FROM_JSON as the table `j` an update reads from. */
 const faqRowChunks = (faqs: (StoredFaq & FaqIndexTerms)[]): string[] =>
   jsonChunks(
-    faqs.map(({ id, category, question, answer, terms_q, terms_a, terms_c, analyzer }) => ({
+    faqs.map(({ id, category, question, answer, phrasings, terms_q, terms_a, terms_c, analyzer }) => ({
       id,
       category,
       question,
       answer,
+      phrasings,
       terms_q,
       terms_a,
       terms_c,
@@ -167,7 +175,7 @@ const faqRowChunks = (faqs: (StoredFaq & FaqIndexTerms)[]): string[] =>
   );
 const FAQS_FROM_JSON = `(SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.category') AS category,
     json_extract(value, '$.question') AS question, json_extract(value, '$.answer') AS answer,
-    json_extract(value, '$.terms_q') AS terms_q, json_extract(value, '$.terms_a') AS terms_a,
+    coalesce(json_extract(value, '$.phrasings'), '[]') AS phrasings, json_extract(value, '$.terms_q') AS terms_q, json_extract(value, '$.terms_a') AS terms_a,
     json_extract(value, '$.terms_c') AS terms_c, json_extract(value, '$.analyzer') AS analyzer FROM json_each(?)) AS j`;
 
 /** Rewrites FAQs' text and index terms (a changed FAQ). */
@@ -175,7 +183,7 @@ export const updateFaqs = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]): D
   faqRowChunks(faqs).map((chunk) =>
     db
       .prepare(
-        `UPDATE faqs SET category = j.category, question = j.question, answer = j.answer,
+        `UPDATE faqs SET category = j.category, question = j.question, answer = j.answer, phrasings = j.phrasings,
            terms_q = j.terms_q, terms_a = j.terms_a, terms_c = j.terms_c, analyzer = j.analyzer
          FROM ${FAQS_FROM_JSON} WHERE faqs.id = j.id`,
       )
@@ -192,7 +200,8 @@ export const updateFaqTerms = (db: D1Reader, faqs: (StoredFaq & FaqIndexTerms)[]
       .prepare(
         `UPDATE faqs SET terms_q = j.terms_q, terms_a = j.terms_a, terms_c = j.terms_c, analyzer = j.analyzer
          FROM ${FAQS_FROM_JSON}
-         WHERE faqs.id = j.id AND faqs.category = j.category AND faqs.question = j.question AND faqs.answer = j.answer`,
+         WHERE faqs.id = j.id AND faqs.category = j.category AND faqs.question = j.question AND faqs.answer = j.answer
+           AND faqs.phrasings = j.phrasings`,
       )
       .bind(chunk),
   );

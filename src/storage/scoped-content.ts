@@ -261,10 +261,12 @@ export interface IndexedFaqRow {
   terms_c: string;
   /** The version of the analysis its terms were written with. */
   analyzer: number;
+  /** The ways guests ask it, as stored JSON (migration 0025): `[]` on a translation. */
+  phrasings: string;
 }
 
 const INDEXED_COLUMNS =
-  "f.id, f.position, f.language, f.translation, f.category, f.question, f.answer, f.terms_q, f.terms_a, f.terms_c, f.analyzer";
+  "f.id, f.position, f.language, f.translation, f.category, f.question, f.answer, f.terms_q, f.terms_a, f.terms_c, f.analyzer, f.phrasings";
 
 /**
  * Every row of one entity's FAQs (optionally of one category) that a question is ranked against: each FAQ in its

@@ -39,12 +39,13 @@ export const searchDocuments = defineTool({
     // One hotel or place is ranked among its own FAQs; a brand with its hotels, or the whole scope, among the best candidates.
     const { found, confidence } =
       narrowed?.entity && narrowed.entity.kind !== "brand" && args.kind === undefined
-        ? await answerInEntity(ctx.db, plan, narrowed.entity, { languages, category: args.category })
+        ? await answerInEntity(ctx.db, plan, narrowed.entity, { languages, category: args.category, question: args.query })
         : await answerInScope(ctx.db, plan, ctx.organizationId, {
             languages,
             entityId: narrowed?.id ?? undefined,
             kind: args.kind,
             category: args.category,
+            question: args.query,
           });
     if (found.length === 0) await assertKnownCategory(ctx.db, ctx.organizationId, args.category);
     countIfUnanswered(ctx, args.query, "service_search_documents", confidence, {

@@ -44,8 +44,8 @@ async function searchHits(ctx: ToolContext, query: string, language: string | un
   }
   const { found, confidence } =
     named && named.entity.kind !== "brand"
-      ? await answerInEntity(ctx.db, plan, named.entity, { languages })
-      : await answerInScope(ctx.db, plan, ctx.organizationId, { languages, entityId: named?.entity.id });
+      ? await answerInEntity(ctx.db, plan, named.entity, { languages, question })
+      : await answerInScope(ctx.db, plan, ctx.organizationId, { languages, entityId: named?.entity.id, question });
   countIfUnanswered(ctx, query, "search", confidence, {
     entityId: named?.entity.id ?? null,
     language: askedLanguage(language, question),

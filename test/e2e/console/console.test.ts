@@ -121,14 +121,14 @@ describe("content console, end to end", () => {
       // Kept as guests asked it, in lower case and without its question mark.
       const row = page.locator("tr", { hasText: "is there a piano in the lobby that guests may play" });
       expect(await row.count()).toBe(1);
-      await row.getByRole("link", { name: /Answer it/ }).click();
-      await page.waitForURL((url) => url.pathname === "/console/entities/HO-AUR-0001/faqs/new");
+      await row.getByRole("link", { name: /with a new FAQ/ }).click();
+      await page.waitForURL((url) => url.pathname === "/console/entities/HO-AUR-0001/unanswered/answer");
       expect(await page.inputValue("#question")).toMatch(/^Is there a piano in the lobby that guests may play\??$/);
       expect(await accessibilityProblems(page, "add")).toEqual([]);
       await page.fill("#answer", "Yes: the grand piano in the lobby is yours to play from 10:00 to 20:00.");
       await page.fill("#category", "Facilities");
       await page.getByRole("button", { name: "Add the FAQ" }).click();
-      await page.waitForURL((url) => url.pathname === "/console/entities/HO-AUR-0001" && url.searchParams.has("done"));
+      await page.waitForURL((url) => url.pathname === "/console/unanswered" && url.searchParams.get("done") === "answered");
 
       await page.goto(`${server.origin}/console/entities/HO-AUR-0001/ask?${new URLSearchParams({ question })}`);
       expect(await page.locator("ol.faqs > li").first().textContent()).toContain("grand piano");

@@ -44,7 +44,7 @@ function stored(...records: ContentRecord[]): CurrentContent {
     name_key: nameKey(record.name),
   }));
   const faqs: StoredFaq[] = records.flatMap((record) => [
-    ...record.faqs.map((f, position) => ({
+    ...record.faqs.map(({ phrasings, ...f }, position) => ({
       id: nextFaqId++,
       entity_id: record.id,
       position,
@@ -52,6 +52,7 @@ function stored(...records: ContentRecord[]): CurrentContent {
       translation: 0 as const,
       analyzer: ANALYZER_VERSION,
       ...f,
+      ...(phrasings ? { phrasings: JSON.stringify(phrasings) } : {}),
     })),
     ...(record.translations ?? []).flatMap((t) =>
       (t.faqs ?? []).map(({ source, question, answer }) => {

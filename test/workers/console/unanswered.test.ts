@@ -67,7 +67,7 @@ describe("the questions guests could not get answered", () => {
     expect(await pageOf(helena, "")).toContain('href="/console/unanswered"');
     const html = await pageOf(helena, "/unanswered");
     expect(rowsOf(html)).toEqual([`2 × ${AT_0001} · ${nameIn(html, "HO-AUR-0001")} · English (en)`]);
-    expect(html).toContain("Answer it");
+    expect(html).toContain("Answer with a new FAQ");
     expect(html).not.toContain(AT_0002);
     expect(html).not.toContain(NO_ENTITY);
   });
@@ -124,7 +124,7 @@ describe("the questions guests could not get answered", () => {
     const vito = await signedIn(AURORA_VIEWER);
     const html = await pageOf(vito, "/unanswered");
     expect(html).toContain(AT_0001);
-    expect(html).not.toContain("Answer it");
+    expect(html).not.toContain("Answer with a new FAQ");
     await pageOf(vito, `/entities/HO-AUR-0001/faqs/new?question=x`, 403);
     const before = await adminJson("GET", "/content/entities/HO-AUR-0001/faqs");
     const res = await postForm(vito, "/entities/HO-AUR-0001/faqs", {
@@ -140,18 +140,20 @@ describe("the questions guests could not get answered", () => {
 });
 
 describe("answering a question", () => {
-  it("opens the add form with the question filled in; once saved, asking again finds the new FAQ, audited as the person", async () => {
+  it("opens the answer form with the question filled in; once saved, asking again finds the new FAQ, audited as the person", async () => {
     const helena = await signedIn(HELENA);
     const html = await pageOf(helena, "/unanswered");
-    const link = /href="(\/console\/entities\/HO-AUR-0001\/faqs\/new\?[^"]*)"/.exec(html)?.[1]?.replace(/&amp;/g, "&");
+    const link = /href="(\/console\/entities\/HO-AUR-0001\/unanswered\/answer\?[^"]*)"/.exec(html)?.[1]?.replace(/&amp;/g, "&");
     expect(link).toBeDefined();
     const form = await helena.request(`${CONSOLE}${link!.slice("/console".length)}`);
     const formHtml = await form.text();
     expect(form.status).toBe(200);
-    expect(formHtml).toContain("Add an FAQ to");
+    expect(formHtml).toContain("Answer with a new FAQ of");
     expect(formHtml).toContain('value="Is there a karaoke machine?"');
-    const saved = await postForm(helena, "/entities/HO-AUR-0001/faqs", {
+    const saved = await postForm(helena, "/entities/HO-AUR-0001/unanswered/answer", {
       csrf: fieldOf(formHtml, "csrf"),
+      version: fieldOf(formHtml, "version"),
+      q: AT_0001,
       question: "Is there a karaoke machine?",
       answer: "Yes: in the lounge bar, every Friday from 9 pm.",
       category: "Amenities",
