@@ -37,6 +37,14 @@ const PAGES: { name: string; path: string; signedOut?: boolean; keepAt1280?: boo
   { name: "replace", path: "/console/replace", keepAt1280: true },
   { name: "replace-preview", path: "/console/replace?scope=HO-AUR-0041&find=Wi-Fi&replacement=WLAN", keepAt1280: true },
   { name: "not-found", path: "/console/entities/HO-BOR-0001" },
+  { name: "translation", path: "/console/entities/HO-AUR-0041/faqs/1/translations/pt" },
+  { name: "translation-remove", path: "/console/entities/HO-AUR-0041/faqs/1/translations/pt/remove" },
+  { name: "not-translated", path: "/console/translations?brand=HO-AUR" },
+  { name: "faq-history", path: "/console/entities/HO-AUR-0041/faqs/1/history" },
+  { name: "faq-remove", path: "/console/entities/HO-AUR-0041/faqs/2/remove" },
+  { name: "changes", path: "/console/audit" },
+  { name: "attach-form", path: "/console/entities/HO-AUR-0001/unanswered/attach?q=can+i+bring+my+dog" },
+  { name: "answer-form", path: "/console/entities/HO-AUR-0001/unanswered/answer?q=posso+levar+o+meu+c%C3%A3o&language=pt" },
 ];
 
 /** What axe-core finds on the page in light and dark colours (WCAG 2.2 A and AA, best practices), as "scheme rule: target". */

@@ -105,6 +105,7 @@ describe("files from any spreadsheet, end to end", () => {
         "answer",
         "language",
         "source",
+        "phrasings",
       ]);
       expect(await page.locator("#scope option").first().textContent()).toBe("Everything I may see");
       expect(await page.locator("#format").inputValue()).toBe("csv");

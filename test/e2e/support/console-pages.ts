@@ -28,9 +28,9 @@ export async function accessibilityProblems(page: Page, name: string, darkScreen
   return problems;
 }
 
-/** Presses Tab until the focused element matches `selector` (at most 40 times). */
+/** Presses Tab until the focused element matches `selector` (at most 200 times: an entity page has many controls). */
 export async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 200; i++) {
     await page.keyboard.press("Tab");
     if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) {
       expect(await page.evaluate(() => document.activeElement?.matches(":focus-visible"))).toBe(true);

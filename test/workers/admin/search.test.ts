@@ -211,6 +211,7 @@ describe("unanswered questions", () => {
         count: 5,
         tools: ["service_query"],
         lastSeenAt: `${daysAgo(0)}T12:00:00.000Z`,
+        handled: null,
       },
     ]);
     const all = await adminJson("GET", "/insights/unanswered?since=2020-01-01");

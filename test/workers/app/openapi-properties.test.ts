@@ -77,6 +77,12 @@ const surfaces: Surface[] = [
     known: {
       expiresAt: (seed) => new Date(Date.now() + (1 + (seed % 365)) * 86_400_000).toISOString(),
       language: pick(["en", "pt", "es", "fr", "de", "it"]),
+      languages: pick([["en"], ["pt", "es"], []]),
+      // Ways guests ask need words (letters or digits), which the document says only in words.
+      phrasings: pick([[], ["Can I bring my dog?"], ["posso levar o meu cão?", "Are dogs allowed?"]]),
+      add: pick([["Can I bring my dog?"], []]),
+      remove: pick([[], ["are dogs allowed"]]),
+      questions: pick([["can i bring my dog"], ["posso levar o meu cão", "are dogs allowed"]]),
     },
   },
 ];

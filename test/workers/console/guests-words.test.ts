@@ -323,7 +323,7 @@ describe("phrasings in exports and imports", () => {
     expect((await importRecords([exported])).summary.entities).toMatchObject({ changed: 0, unchanged: 1 });
 
     const csv = serializeCsv([exported]);
-    expect(csv.split("\n")[0]).toBe("entity,position,category,question,answer,language,source,phrasings");
+    expect(csv.split("\n")[0]).toBe("\uFEFFentity,position,category,question,answer,language,source,phrasings");
     expect(csv).toContain('"is the bar open late\no bar fecha tarde?"');
     const { id } = await adminJson("POST", "/imports", undefined, 201);
     expect(await adminJson("POST", `/imports/${id}/csv`, { csv })).toEqual({ received: 1, invalid: [] });
