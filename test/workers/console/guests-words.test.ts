@@ -330,6 +330,6 @@ describe("phrasings in exports and imports", () => {
     expect(await adminJson("POST", `/imports/${id}/plan`)).toMatchObject({ valid: true, changed: [] });
     await admin("DELETE", `/imports/${id}`);
     // Without phrasings the file reads as it always did.
-    expect(serializeCsv([record]).split("\n")[0]).toBe("entity,position,category,question,answer,language,source");
+    expect(serializeCsv([record]).split("\n")[0]).toBe("\uFEFFentity,position,category,question,answer,language,source");
   });
 });
