@@ -58,14 +58,19 @@ const ReplacePreviewView = z
     versions: z.record(z.string(), z.string()).openapi({ description: "Each entity with a change, and its FAQ list's version as read." }),
   })
   .openapi("ReplacePreview");
-const ReplaceApply = ReplaceRequest.extend({
-  changes: z
-    .array(z.string().min(1).max(300))
-    .min(1)
-    .max(MAX_REPLACEMENTS)
-    .openapi({ description: `The keys of the preview's changes to make, at most ${MAX_REPLACEMENTS}.` }),
-  versions: z.record(SafeId, z.string().max(64)).openapi({ description: "The preview's `versions`." }),
-}).openapi("ReplaceApply");
+// Its own object, not `ReplaceRequest.extend`: the document would give it as `allOf` with the base, whose strictness
+// (additionalProperties: false) then forbids every field of the other part, and no body could match it.
+const ReplaceApply = z
+  .strictObject({
+    ...ReplaceRequest.shape,
+    changes: z
+      .array(z.string().min(1).max(300))
+      .min(1)
+      .max(MAX_REPLACEMENTS)
+      .openapi({ description: `The keys of the preview's changes to make, at most ${MAX_REPLACEMENTS}.` }),
+    versions: z.record(SafeId, z.string().max(64)).openapi({ description: "The preview's `versions`." }),
+  })
+  .openapi("ReplaceApply");
 const ReplaceApplied = z.object({
   changes: z.number().int().openapi({ description: "Fields changed." }),
   entities: z.array(z.string()).openapi({ description: "The entities changed, each with an audit entry `content.replace`." }),

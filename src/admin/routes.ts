@@ -43,7 +43,8 @@ export function adminApi(): OpenAPIHono<AdminEnv> {
     "*",
     adminAuth,
     bodyLimit(
-      (c) => (/\/imports\/[^/]+\/(rows|csv)$/.test(c.req.path) ? MAX_IMPORT_CHUNK_BYTES : MAX_BODY_BYTES),
+      // An import's chunk, and a replace's up to 500 change keys, are larger than any other body.
+      (c) => (/\/imports\/[^/]+\/(rows|csv)$|\/content\/replace$/.test(c.req.path) ? MAX_IMPORT_CHUNK_BYTES : MAX_BODY_BYTES),
       (c, max) => adminError(c, 413, `The request body is larger than ${max} bytes.`),
     ),
   );
