@@ -74,6 +74,8 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
+          // The migrations applied once, for every file's `npm run dev` to start from a copy.
+          globalSetup: ["./test/e2e/global-setup.mjs"],
           testTimeout: 120_000,
           // A file's `npm run dev` starts beside the other files' on a busy machine: give it five minutes.
           hookTimeout: 300_000,

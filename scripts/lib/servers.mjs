@@ -1,7 +1,7 @@
 // Starts local servers for end-to-end tests and benchmarks, each in its own process group so that
 // stop() ends wrangler and workerd together by process id.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -25,6 +25,16 @@ export function wrangler(args) {
       code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited with ${code}:\n${output}`)),
     );
   });
+}
+
+/**
+ * A state directory whose database has every migration applied, made once for servers that start from a copy of it:
+ * `wrangler d1 migrations apply` takes about 25 s on a new database, and about 3 s when nothing is left to apply.
+ */
+export async function migratedState() {
+  const state = freshState();
+  await wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
+  return state;
 }
 
 /** A TCP port that was free a moment ago. */
@@ -88,10 +98,13 @@ async function startProcess(command, args, readyText, timeoutMs) {
 
 /**
  * `npm run dev` on a free port with a fresh local state directory (or `state`, prepared by the caller, whose
- * database then keeps what it holds): migrations, the demo fixture into an empty database, every surface.
- * `vars` are passed to wrangler. Resolves once the demo credentials are printed; stop() removes the state.
+ * database then keeps what it holds; or a copy of `from`, such as migratedState()): migrations, the demo fixture into
+ * an empty database, every surface. `vars` are passed to wrangler. Resolves once the demo credentials are printed;
+ * stop() removes the state.
+ * @param {{ timeoutMs?: number, vars?: Record<string, string>, state?: string, from?: string }} [options]
  */
-export async function startDevServer({ timeoutMs = 180_000, vars = {}, state = freshState() } = {}) {
+export async function startDevServer({ timeoutMs = 180_000, vars = {}, state = freshState(), from } = {}) {
+  if (from) cpSync(from, state, { recursive: true });
   const port = await freePort();
   const removeState = () => rmSync(state, { recursive: true, force: true });
   const proc = await startProcess(

@@ -8,7 +8,8 @@ import { freePort, freshState, ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer, realmTokenResponse } from "../support/dev-server";
 import { runNode } from "../support/processes";
 
-const server = devServer();
+// From an empty state directory, as on a fresh clone: the one file whose `npm run dev` applies every migration.
+const server = devServer(() => ({ from: undefined }));
 
 describe("npm run dev", () => {
   it("applies migrations, loads the demo fixture and prints the demo credentials, keeping wrangler's output in its log", () => {

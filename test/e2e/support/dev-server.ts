@@ -1,12 +1,19 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { startDevServer } from "../../../scripts/lib/servers.mjs";
 
 type DevServer = Awaited<ReturnType<typeof startDevServer>>;
 type DevServerOptions = Parameters<typeof startDevServer>[0];
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A state directory with every migration applied, made once for the run by test/e2e/global-setup.mjs. */
+    migratedState: string;
+  }
+}
+
 /**
- * `npm run dev` for the file's tests: started before them on a free port with a fresh state directory
- * (and the options `options()` returns then), stopped by process ID after them.
+ * `npm run dev` for the file's tests: started before them on a free port with a fresh state directory, a copy of
+ * the run's migrated one (and the options `options()` returns then), stopped by process ID after them.
  */
 export function devServer(options: () => DevServerOptions = () => ({})): { readonly origin: string; output(): string } {
   let server: DevServer | undefined;
@@ -15,7 +22,7 @@ export function devServer(options: () => DevServerOptions = () => ({})): { reado
     // one binds it, which `npm run dev` refuses before it starts anything; then it is tried on another free port.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        server = await startDevServer(options());
+        server = await startDevServer({ from: inject("migratedState"), ...options() });
         return;
       } catch (error) {
         if (attempt >= 3 || !String(error).includes("is already in use")) throw error;
