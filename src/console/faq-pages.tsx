@@ -123,6 +123,15 @@ const TRANSLATION_FIELDS: { name: "question" | "answer"; label: string; multilin
 export const translationOf = (faq: ListedFaq, language: string): FaqTranslation | undefined =>
   faq.translations.find((translation) => translation.language.toLowerCase() === language.toLowerCase());
 
+const QuestionAndAnswer = ({ language, question, answer }: { language: string; question: string; answer: string }) => (
+  <dl lang={language}>
+    <dt>Question</dt>
+    <dd>{question}</dd>
+    <dt>Answer</dt>
+    <dd>{answer}</dd>
+  </dl>
+);
+
 export function translationFormPage({ viewer, entity, faq, language, values, problems = {} }: TranslationFormView) {
   const base = `/console/entities/${entity.id}`;
   const action = `${base}/faqs/${faq.position}/translations/${language}`;
@@ -136,12 +145,7 @@ export function translationFormPage({ viewer, entity, faq, language, values, pro
       <h1>{title}</h1>
       <section class="source" aria-labelledby="source">
         <h2 id="source">In {languageName(entity.default_language)}, as guests read it now</h2>
-        <dl lang={entity.default_language}>
-          <dt>Question</dt>
-          <dd>{faq.question}</dd>
-          <dt>Answer</dt>
-          <dd>{faq.answer}</dd>
-        </dl>
+        <QuestionAndAnswer language={entity.default_language} question={faq.question} answer={faq.answer} />
       </section>
       <Problems problems={problems} />
       <form method="post" action={action}>
@@ -170,14 +174,7 @@ export function translationRemovePage({ viewer, entity, faq, language }: Omit<Tr
         <a href={`${base}#faq-${faq.position}`}>Back to {entity.name}</a>
       </p>
       <h1>{title}</h1>
-      {translation && (
-        <dl lang={language}>
-          <dt>Question</dt>
-          <dd>{translation.question}</dd>
-          <dt>Answer</dt>
-          <dd>{translation.answer}</dd>
-        </dl>
-      )}
+      {translation && <QuestionAndAnswer language={language} question={translation.question} answer={translation.answer} />}
       <p>
         Guests asking in {languageName(language)} then get the {languageName(entity.default_language)} text of “{faq.question}”.
       </p>

@@ -9,7 +9,7 @@ import { page, problem, seeOther } from "./answers";
 import { actionWords } from "./change-words";
 import type { ConsoleEnv } from "./context";
 import { entityInReach, nothingHere, noSuchFaq, positionParam, readOnly } from "./entity-reach";
-import { Csrf, FaqBasis, languageName, Page, render, whenWords, type EntityHistoryView, type RemovedFaq, type Viewer } from "./pages";
+import { Csrf, FaqBasis, LanguageText, Page, render, whenWords, type EntityHistoryView, type RemovedFaq, type Viewer } from "./pages";
 
 /**
  * An FAQ's history and its restore, and the confirmation before a removal: each FAQ's versions (catalogue/
@@ -53,24 +53,13 @@ export async function entityHistoryView(c: HistoryContext, list: FaqList, done: 
 /** An FAQ whole: its question, answer and category, then each translation. */
 const WholeFaq = ({ faq, entity }: { faq: LocalizedFaq; entity: EntityRow }) => (
   <div class="texts">
-    <div lang={entity.default_language}>
-      <h3>{languageName(entity.default_language)}</h3>
-      <p>
-        <strong>{faq.question}</strong>
-      </p>
-      <p>{faq.answer}</p>
+    <LanguageText language={entity.default_language} question={faq.question} answer={faq.answer}>
       <p class="muted" lang="en">
         Category: {faq.category}
       </p>
-    </div>
+    </LanguageText>
     {faq.translations.map((translation) => (
-      <div lang={translation.language}>
-        <h3>{languageName(translation.language)}</h3>
-        <p>
-          <strong>{translation.question}</strong>
-        </p>
-        <p>{translation.answer}</p>
-      </div>
+      <LanguageText {...translation} />
     ))}
   </div>
 );

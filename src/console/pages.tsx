@@ -426,6 +426,23 @@ const translationLanguages = (list: FaqList): string[] =>
 
 export const languageName = (tag: string): string => new Intl.DisplayNames(["en"], { type: "language" }).of(tag) ?? tag;
 
+/** One language's text of an FAQ, headed by the language's name; `children` follow it (an edit link). */
+export const LanguageText = ({
+  language,
+  question,
+  answer,
+  children,
+}: PropsWithChildren<{ language: string; question: string; answer: string }>) => (
+  <div lang={language}>
+    <h3>{languageName(language)}</h3>
+    <p>
+      <strong>{question}</strong>
+    </p>
+    <p>{answer}</p>
+    {children}
+  </div>
+);
+
 export function entityPage({ viewer, list, role, done, history }: EntityView) {
   const { entity, faqs } = list;
   const languages = translationLanguages(list);
@@ -485,12 +502,7 @@ export function entityPage({ viewer, list, role, done, history }: EntityView) {
                   <p>{faq.answer}</p>
                 </div>
                 {faq.translations.map((translation) => (
-                  <div lang={translation.language}>
-                    <h3>{languageName(translation.language)}</h3>
-                    <p>
-                      <strong>{translation.question}</strong>
-                    </p>
-                    <p>{translation.answer}</p>
+                  <LanguageText {...translation}>
                     {role === "editor" && (
                       <p lang="en">
                         <a
@@ -501,7 +513,7 @@ export function entityPage({ viewer, list, role, done, history }: EntityView) {
                         </a>
                       </p>
                     )}
-                  </div>
+                  </LanguageText>
                 ))}
               </div>
               {missing.length > 0 && (

@@ -19,6 +19,7 @@ import {
 import { reachOf, roleOn, type ConsoleAccess, type EntityRole } from "./access";
 import { page, problem, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
+import { entityInReach, nothingHere, readOnly } from "./entity-reach";
 import { Csrf, languageName, Page, render, type Viewer } from "./pages";
 
 /**
@@ -368,16 +369,18 @@ type UnansweredContext = Context<ConsoleEnv>;
 const GuestQuestions = z.array(Phrasing).min(1).max(MAX_PHRASINGS);
 const QUESTIONS_PROBLEM = `Choose between 1 and ${MAX_PHRASINGS} questions from the list of unanswered questions, each with words and at most 500 characters.`;
 
-const nothingHere = (c: UnansweredContext) =>
-  problem(404, "Not found", "There is no brand, hotel or page with this ID that you may see.", c.get("viewer"));
-
-const readOnly = (c: UnansweredContext) =>
-  problem(
-    403,
-    "You can read this content but not change it",
-    "Ask your organization's administrator if you need to edit it.",
-    c.get("viewer"),
-  );
+/** The top of a page that acts on guests' questions: the way back, the title, what went wrong, and the questions. */
+const AskedHeading = ({ title, problems, questions }: { title: string; problems: string[]; questions: string[] }) => (
+  <>
+    <p>
+      <a href="/console/unanswered">Back to the unanswered questions</a>
+    </p>
+    <h1>{title}</h1>
+    <Problems problems={problems} />
+    <p>Guests asked:</p>
+    <QuestionList questions={questions} />
+  </>
+);
 
 /**
  * The entity of the path and the questions of `source`, when the person may edit the entity; else the page that
@@ -387,10 +390,10 @@ async function editable(
   c: UnansweredContext,
   source: URLSearchParams,
 ): Promise<{ entity: EntityRow; list: FaqList; questions: string[] } | Response> {
-  const entity = await findEntity(c.env.DB, c.req.param("entityId") ?? "");
-  const role = entity ? roleOn(c.get("access"), entity) : null;
-  if (!entity || !role) return nothingHere(c);
-  if (role !== "editor") return readOnly(c);
+  const reached = await entityInReach(c);
+  if (!reached) return nothingHere(c);
+  if (reached.role !== "editor") return readOnly(c);
+  const { entity } = reached;
   const questions = GuestQuestions.safeParse(source.getAll("q").map((q) => q.trim()));
   if (!questions.success) return problem(400, "These questions cannot be handled", QUESTIONS_PROBLEM, c.get("viewer"));
   const list = await readFaqList(c.env.DB, entity.id);
@@ -451,13 +454,7 @@ export function attachPage({ viewer, entity, list, questions, order, found, prob
       <style>{`ul.asked{margin:0 0 1rem;padding-left:1rem}fieldset{border:0;margin:0;padding:0}legend{font-weight:600;margin:0 0 .5rem}
 .choices label{display:flex;gap:.6rem;align-items:flex-start;font-weight:400;padding:.5rem 0;border-bottom:1px solid var(--line)}
 .choices input{width:1.25rem;height:1.25rem;margin:.2rem 0 0;flex:none}`}</style>
-      <p>
-        <a href="/console/unanswered">Back to the unanswered questions</a>
-      </p>
-      <h1>{title}</h1>
-      <Problems problems={problems} />
-      <p>Guests asked:</p>
-      <QuestionList questions={questions} />
+      <AskedHeading title={title} problems={problems} questions={questions} />
       {list.faqs.length === 0 ? (
         <p>
           {entity.name} has no FAQs yet. <a href={answerLink(entity.id, questions, null)}>Answer with a new FAQ</a> instead.
@@ -578,13 +575,7 @@ export function answerPage({ viewer, entity, version, questions, translation, va
   );
   return (
     <Page title={title} viewer={viewer}>
-      <p>
-        <a href="/console/unanswered">Back to the unanswered questions</a>
-      </p>
-      <h1>{title}</h1>
-      <Problems problems={problems} />
-      <p>Guests asked:</p>
-      <QuestionList questions={questions} />
+      <AskedHeading title={title} problems={problems} questions={questions} />
       <form method="post" action={`/console/entities/${entity.id}/unanswered/answer`}>
         <Csrf token={viewer.csrf} />
         <input type="hidden" name="version" value={version} />
