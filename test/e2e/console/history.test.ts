@@ -1,8 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { mkdirSync } from "node:fs";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumBrowser } from "../support/browser";
+import { pageProblems, signedInConsole, WIDE } from "../support/console-pages";
 import { devServer } from "../support/dev-server";
 
 /**
@@ -15,43 +13,10 @@ import { devServer } from "../support/dev-server";
 const server = devServer();
 const chromium = chromiumBrowser();
 
-const WIDTHS = [1280, 390] as const;
-
-/** What axe-core finds on the page at each width, light and dark, plus any sideways scrolling; screenshots when asked. */
-async function pageProblems(page: Page, name: string): Promise<string[]> {
-  const problems: string[] = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-    if (scrolls) problems.push(`${width} px: scrolls sideways`);
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      if (process.env.UPDATE_SCREENSHOTS === "1" && colorScheme === "light") {
-        mkdirSync("docs/console", { recursive: true });
-        await page.screenshot({ path: `docs/console/${name}${width === 1280 ? "" : `-${width}`}.png`, fullPage: true });
-      }
-      const { violations } = await new AxeBuilder({ page })
-        .withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"])
-        .analyze();
-      problems.push(...violations.flatMap((v) => v.nodes.map((node) => `${width} ${colorScheme} ${v.id}: ${node.target.join(" ")}`)));
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  return problems;
-}
-
 describe("history and undo, end to end", () => {
   it("removes an FAQ with its translations after confirming, undoes it, restores an earlier version and reads the changes", async () => {
-    const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
+    const { context, page } = await signedInConsole(chromium.browser, server.origin, "bruno@aurora.example", "aurora-console-brand", WIDE);
     try {
-      await page.goto(`${server.origin}/console/sign-in`);
-      await page.fill("#email", "bruno@aurora.example");
-      await page.fill("#password", "aurora-console-brand");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL((url) => url.pathname === "/console");
-
       const entity = `${server.origin}/console/entities/HO-AUR-0041`;
       await page.goto(entity);
       const question = (await page.locator("#faq-1 h2").textContent())!.replace(/^1\. /, "");

@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import { mkdirSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumBrowser } from "../support/browser";
+import { NARROW, pageProblems, signedInConsole } from "../support/console-pages";
 import { devServer } from "../support/dev-server";
 
 /**
@@ -13,10 +12,6 @@ import { devServer } from "../support/dev-server";
 
 const server = devServer();
 const chromium = chromiumBrowser();
-
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1";
-const WIDTHS = [1280, 390] as const;
-const SCHEMES = ["light", "dark"] as const;
 
 /** Every page of the console: its name (the screenshot's), its path, and whether it is seen signed out. */
 const PAGES: { name: string; path: string; signedOut?: boolean; keepAt1280?: boolean }[] = [
@@ -47,42 +42,16 @@ const PAGES: { name: string; path: string; signedOut?: boolean; keepAt1280?: boo
   { name: "answer-form", path: "/console/entities/HO-AUR-0001/unanswered/answer?q=posso+levar+o+meu+c%C3%A3o&language=pt" },
 ];
 
-/** What axe-core finds on the page in light and dark colours (WCAG 2.2 A and AA, best practices), as "scheme rule: target". */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  const problems: string[] = [];
-  for (const colorScheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"])
-      .analyze();
-    problems.push(...violations.flatMap((v) => v.nodes.map((node) => `${colorScheme} ${v.id}: ${node.target.join(" ")}`)));
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  return problems;
-}
-
-/** How far the page scrolls sideways: 0 when it fits its window. */
-const sidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-
-async function signedIn(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${server.origin}/console/sign-in`);
-  await page.fill("#email", "ines@aurora.example");
-  await page.fill("#password", "aurora-console-admin");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === "/console");
-  return page;
-}
-
 describe("every console page at 1280 and 390 px", () => {
   let contexts: BrowserContext[] = [];
   let signedInPage: Page;
   let signedOutPage: Page;
   beforeAll(async () => {
-    contexts = [await chromium.browser.newContext(), await chromium.browser.newContext()];
-    signedOutPage = await contexts[0]!.newPage();
-    signedInPage = await signedIn(contexts[1]!);
-    if (SCREENSHOTS) mkdirSync("docs/console", { recursive: true });
+    const signedOut = await chromium.browser.newContext();
+    const signedIn = await signedInConsole(chromium.browser, server.origin, "ines@aurora.example", "aurora-console-admin");
+    contexts = [signedOut, signedIn.context];
+    signedOutPage = await signedOut.newPage();
+    signedInPage = signedIn.page;
   });
   afterAll(() => Promise.all(contexts.map((context) => context.close())));
 
@@ -90,23 +59,13 @@ describe("every console page at 1280 and 390 px", () => {
     "$name fits the window without sideways scrolling and passes axe-core in light and dark",
     async ({ name, path, signedOut, keepAt1280 }) => {
       const page = signedOut ? signedOutPage : signedInPage;
-      const problems: string[] = [];
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 844 });
-        await page.goto(`${server.origin}${path}`);
-        const overflow = await sidewaysScroll(page);
-        if (overflow > 0) problems.push(`at ${width} px it scrolls ${overflow} px sideways`);
-        problems.push(...(await accessibilityProblems(page)).map((problem) => `at ${width} px: ${problem}`));
-        if (SCREENSHOTS && (width === 390 || keepAt1280))
-          await page.screenshot({ path: `docs/console/${name}${width === 390 ? "-390" : ""}.png`, fullPage: true });
-      }
-      expect(problems).toEqual([]);
+      await page.goto(`${server.origin}${path}`);
+      expect(await pageProblems(page, name, { screenshotWidths: keepAt1280 ? undefined : [NARROW.width] })).toEqual([]);
     },
   );
 
   it("finds an FAQ by a word, then replaces a text across a hotel, leaving out one change", async () => {
-    const context = await chromium.browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await signedIn(context);
+    const { context, page } = await signedInConsole(chromium.browser, server.origin, "ines@aurora.example", "aurora-console-admin", NARROW);
     await page.getByRole("searchbox").fill("estacionamento");
     await page.getByRole("button", { name: "Search" }).click();
     const first = page.locator("ol.found a").first();

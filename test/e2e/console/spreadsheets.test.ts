@@ -1,11 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { utf16, windows1252 } from "../../workers/support/encodings";
 import { chromiumBrowser } from "../support/browser";
+import { pageProblems, signedInConsole, WIDE } from "../support/console-pages";
 import { ROOT } from "../../../scripts/lib/servers.mjs";
 import { devServer } from "../support/dev-server";
 import { runNode } from "../support/processes";
@@ -25,32 +25,6 @@ const files = mkdtempSync(join(tmpdir(), "spreadsheets-"));
 afterAll(() => {
   rmSync(files, { recursive: true, force: true });
 });
-
-const WIDTHS = [1280, 390] as const;
-
-/** What is wrong with the page at each width: sideways scrolling, and axe-core's findings in light and dark. */
-async function pageProblems(page: Page, name: string): Promise<string[]> {
-  const problems: string[] = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-    if (scrollWidth > innerWidth) problems.push(`${width} px: scrolls sideways (${scrollWidth} px wide)`);
-    if (process.env.UPDATE_SCREENSHOTS === "1") {
-      mkdirSync("docs/console", { recursive: true });
-      await page.screenshot({ path: `docs/console/spreadsheets-${name}${width === 1280 ? "" : `-${width}`}.png`, fullPage: true });
-    }
-  }
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"])
-      .analyze();
-    problems.push(...violations.flatMap((v) => v.nodes.map((node) => `${colorScheme} ${v.id}: ${node.target.join(" ")}`)));
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  return problems;
-}
 
 const PARKING = "€18 per night – the garage stays at 5 °C; café and crème brûlée at the bar, façade lit until 23:00.";
 const PARKING_PT = "18 € por noite – a garagem fica a 5 °C; pão, café e açúcar no bar, fachada iluminada até às 23:00.";
@@ -87,15 +61,8 @@ async function check(page: Page, name: string, bytes: Uint8Array): Promise<void>
 
 describe("files from any spreadsheet, end to end", () => {
   it("an administrator imports Excel's Windows-1252 and UTF-16 files, and the content API serves their text unchanged", async () => {
-    const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
+    const { context, page } = await signedInConsole(chromium.browser, server.origin, "ines@aurora.example", "aurora-console-admin", WIDE);
     try {
-      await page.goto(`${server.origin}/console/sign-in`);
-      await page.fill("#email", "ines@aurora.example");
-      await page.fill("#password", "aurora-console-admin");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL((url) => url.pathname === "/console");
-
       await page.goto(`${server.origin}/console/import`);
       expect(await page.locator("dl.columns dt").allTextContents()).toEqual([
         "entity",
@@ -109,21 +76,21 @@ describe("files from any spreadsheet, end to end", () => {
       ]);
       expect(await page.locator("#scope option").first().textContent()).toBe("Everything I may see");
       expect(await page.locator("#format").inputValue()).toBe("csv");
-      expect(await pageProblems(page, "import")).toEqual([]);
+      expect(await pageProblems(page, "spreadsheets-import")).toEqual([]);
 
       await check(page, "aurora-0011.csv", windows1252(EXCEL_CSV));
       const summary = await page.locator("#summary").textContent();
       expect(summary).toContain("Read as Windows-1252 (Excel's 'CSV (Comma delimited)').");
       expect(await page.locator("main").textContent()).toContain(PARKING);
       expect(await page.locator("main").textContent()).toContain(PARKING_PT);
-      expect(await pageProblems(page, "preview")).toEqual([]);
+      expect(await pageProblems(page, "spreadsheets-preview")).toEqual([]);
       await page.check("#confirm-removals");
       await page.getByRole("button", { name: "Import" }).first().click();
       await page.waitForSelector("h1:text('Imported')");
       expect(await page.locator("#saved li").allTextContents()).toEqual([
         expect.stringMatching(/\(HO-AUR-0011\): .*FAQs? (added|changed)/),
       ]);
-      expect(await pageProblems(page, "result")).toEqual([]);
+      expect(await pageProblems(page, "spreadsheets-result")).toEqual([]);
 
       expect(await served("HO-AUR-0011")).toContain(JSON.stringify(PARKING).slice(1, -1));
       expect(await served("HO-AUR-0011", "?lang=pt")).toContain(JSON.stringify(PARKING_PT).slice(1, -1));
