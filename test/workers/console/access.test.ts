@@ -2,16 +2,12 @@ import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, adminJson } from "../support/admin";
 import { ANA, connectorTokens } from "../support/connector";
-import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
+import { addPeople, BEA, BOREAL, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn } from "../support/console";
 import { get } from "../support/content";
 import { BASE, initializeRequest, mcpHeaders, tokenFor } from "../support/mcp";
 
-const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
-
 beforeAll(async () => {
-  await addPeople([
-    { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
-  ]);
+  await addPeople([BEA]);
   await adminJson("POST", "/webhooks", { url: "https://sync.aurora-partner.example/hook", brands: ["HO-AUR"] }, 201);
   await adminJson("POST", "/webhooks", { url: "https://sync.boreal-partner.example/hook", brands: ["HO-BOR"] }, 201);
   // Ines gives Helena a second role and Bea gives her own person one: each organization's audit has its own rows.

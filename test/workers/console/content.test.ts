@@ -2,25 +2,27 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { adminJson } from "../support/admin";
 import { get } from "../support/content";
 import type { Browser } from "../support/connector";
-import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped } from "../support/console";
-
-const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
-const AURORA_VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
+import {
+  addPeople,
+  AURORA_VIEWER,
+  BEA,
+  BOREAL,
+  BRUNO,
+  fieldOf,
+  HELENA,
+  INES,
+  pageOf,
+  postForm,
+  signedIn,
+  unescaped,
+  VERA,
+} from "../support/console";
 
 beforeAll(async () => {
   await addPeople([
-    { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
-    {
-      id: "person-vera",
-      organizationId: "org-aurora",
-      ...AURORA_VIEWER,
-      name: "Vera",
-      // A grant outside the organization's scope reaches nothing.
-      grants: [
-        { role: "viewer", entity_id: "HO-AUR" },
-        { role: "editor", entity_id: "HO-BOR-0001" },
-      ],
-    },
+    BEA,
+    // A grant outside the organization's scope reaches nothing.
+    { ...VERA, grants: [...VERA.grants, { role: "editor", entity_id: "HO-BOR-0001" }] },
   ]);
 });
 

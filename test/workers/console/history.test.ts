@@ -6,17 +6,23 @@ import { insertAudit } from "../../../src/storage/admin-audit";
 import { dailyUpkeep } from "../../../src/upkeep";
 import { admin, adminJson, importRecords } from "../support/admin";
 import type { Browser } from "../support/connector";
-import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped } from "../support/console";
+import {
+  addPeople,
+  AURORA_VIEWER,
+  BEA,
+  BOREAL,
+  BRUNO,
+  fieldOf,
+  HELENA,
+  INES,
+  pageOf,
+  postForm,
+  signedIn,
+  unescaped,
+  VERA,
+} from "../support/console";
 
-const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
-const AURORA_VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
-
-beforeAll(async () => {
-  await addPeople([
-    { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
-    { id: "person-vera", organizationId: "org-aurora", ...AURORA_VIEWER, name: "Vera", grants: [{ role: "viewer", entity_id: "HO-AUR" }] },
-  ]);
-});
+beforeAll(() => addPeople([BEA, VERA]));
 
 const faqListOf = async (entityId: string) => adminJson("GET", `/content/entities/${entityId}/faqs`);
 const versionRows = async (entityId: string) =>

@@ -1,15 +1,25 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, adminJson, importRecords } from "../support/admin";
 import type { Browser } from "../support/connector";
-import { addPeople, BRUNO, CONSOLE, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped, upload } from "../support/console";
+import {
+  addPeople,
+  BEA,
+  BOREAL,
+  BRUNO,
+  CONSOLE,
+  fieldOf,
+  HELENA,
+  INES,
+  pageOf,
+  postForm,
+  signedIn,
+  unescaped,
+  upload,
+} from "../support/console";
 import { utf16, windows1252 } from "../support/encodings";
 
-const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
-
 beforeAll(async () => {
-  await addPeople([
-    { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
-  ]);
+  await addPeople([BEA]);
 });
 
 async function exported(browser: Browser, scope: string, format: string): Promise<string> {

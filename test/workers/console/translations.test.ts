@@ -2,17 +2,23 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { admin, adminJson } from "../support/admin";
 import { get } from "../support/content";
 import type { Browser } from "../support/connector";
-import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, postForm, signedIn, unescaped } from "../support/console";
+import {
+  addPeople,
+  AURORA_VIEWER,
+  BEA,
+  BOREAL,
+  BRUNO,
+  fieldOf,
+  HELENA,
+  INES,
+  pageOf,
+  postForm,
+  signedIn,
+  unescaped,
+  VERA,
+} from "../support/console";
 
-const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
-const AURORA_VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
-
-beforeAll(async () => {
-  await addPeople([
-    { id: "person-bea", organizationId: "org-boreal", ...BOREAL, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
-    { id: "person-vera", organizationId: "org-aurora", ...AURORA_VIEWER, name: "Vera", grants: [{ role: "viewer", entity_id: "HO-AUR" }] },
-  ]);
-});
+beforeAll(() => addPeople([BEA, VERA]));
 
 const faqListOf = (entityId: string) => adminJson("GET", `/content/entities/${entityId}/faqs`);
 

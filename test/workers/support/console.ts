@@ -55,10 +55,38 @@ export async function pageOf(browser: Browser, path: string, status = 200): Prom
   return html;
 }
 
+/** A person to add straight to D1, with their password and roles. */
+interface AddedPerson {
+  id: string;
+  organizationId: string;
+  email: string;
+  password: string;
+  name: string;
+  grants: ConsoleGrantRow[];
+}
+
+/** Bea, administrator of the other organization (org-boreal): the far side of each cross-tenant check. */
+export const BOREAL = { email: "bea@boreal.example", password: "boreal-console-admin" };
+export const BEA: AddedPerson = {
+  id: "person-bea",
+  organizationId: "org-boreal",
+  ...BOREAL,
+  name: "Bea",
+  grants: [{ role: "administrator", entity_id: null }],
+};
+
+/** Vera, of org-aurora, who may read the brand HO-AUR and change nothing. */
+export const AURORA_VIEWER = { email: "vera@aurora.example", password: "aurora-console-viewer" };
+export const VERA: AddedPerson = {
+  id: "person-vera",
+  organizationId: "org-aurora",
+  ...AURORA_VIEWER,
+  name: "Vera",
+  grants: [{ role: "viewer", entity_id: "HO-AUR" }],
+};
+
 /** People added straight to D1 with their password and roles, for what the demo's three do not cover. */
-export async function addPeople(
-  people: { id: string; organizationId: string; email: string; password: string; name: string; grants: ConsoleGrantRow[] }[],
-): Promise<void> {
+export async function addPeople(people: AddedPerson[]): Promise<void> {
   const at = new Date().toISOString();
   const statements = await Promise.all(
     people.map(async (person) => [
