@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { rejectedPlan, type ContentPlan, type StagedRecord } from "../catalogue/plan";
 import { applyImport, previewImport, type ImportPreview } from "../catalogue/content-import";
 import { readContentFile } from "../catalogue/content-files";
-import { withRosters } from "../catalogue/csv";
+import { csvTemplate, withRosters } from "../catalogue/csv";
 import { withUnlisted } from "../catalogue/file-bounds";
 import { ContentRecord, parseRecord, RowError, toRecord } from "../catalogue/records";
 import { forgetContentVersion } from "../catalogue/snapshot";
@@ -298,6 +298,19 @@ export function contentRoutes(app: OpenAPIHono<AdminEnv>): void {
       const next = groups.length === limit ? groups[groups.length - 1]!.entity.id : undefined;
       return { records, ...(next ? { next } : {}) };
     },
+  );
+
+  imports.operation(
+    {
+      method: "get",
+      path: "/content/template.csv",
+      summary: "A CSV file to start an import from: the columns, one example FAQ and its translation",
+      description:
+        "The template, UTF-8 with a byte order mark as every CSV export (Excel opens it right). Its example hotel is no stored entity, so importing it unchanged is refused.",
+      schema: z.string(),
+      produces: "text/csv",
+    },
+    () => csvTemplate(),
   );
 
   imports.operation(

@@ -22,6 +22,8 @@ export interface OperationSpec<T, P, Q, B, H = undefined> {
   description: string;
   /** The success body; without one the route answers 204 and no body. */
   schema?: T;
+  /** The success body's media type when it is not JSON (`text/csv`): the handler answers the body as text. */
+  produces?: string;
   /** 201 for a route that creates; 200 otherwise. */
   status?: 200 | 201;
   /** Other success statuses with the same body, and when (a handler answers them with `c.json`). */
@@ -92,7 +94,12 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
           : {}),
       },
       responses: {
-        [status]: spec.schema ? { description: spec.description, content: jsonContent(spec.schema) } : { description: spec.description },
+        [status]: spec.schema
+          ? {
+              description: spec.description,
+              content: spec.produces ? { [spec.produces]: { schema: spec.schema } } : jsonContent(spec.schema),
+            }
+          : { description: spec.description },
         ...Object.fromEntries(
           Object.entries(spec.alsoAnswers ?? {}).map(([code, description]) => [code, { description, content: jsonContent(spec.schema!) }]),
         ),
@@ -118,7 +125,9 @@ export function operations(app: OpenAPIHono<AdminEnv>, tag: string) {
       } as OperationInput<P, Q, B, H>;
       const answer = await handle(c, input);
       if (answer instanceof Response) return answer;
-      return status === 204 ? c.body(null, 204) : c.json(answer as object, status);
+      if (status === 204) return c.body(null, 204);
+      if (spec.produces) return c.body(answer as string, status, { "Content-Type": `${spec.produces}; charset=utf-8` });
+      return c.json(answer as object, status);
     }) as never);
   };
 }

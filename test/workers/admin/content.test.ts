@@ -446,3 +446,26 @@ describe("content import of a CSV file's bytes", () => {
     expect((await unknown.json<{ error: { message: string } }>()).error.message).toContain("klingon");
   });
 });
+
+describe("content template", () => {
+  it("is the console's CSV template, with its byte order mark, for the operator only; imported unchanged it is refused", async () => {
+    const res = await admin("GET", "/content/template.csv");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text).toMatch(/^entity,position,category,question,answer,language,source\n/);
+    expect(text).toContain("HO-YOUR-HOTEL");
+    expect((await SELF.fetch(`${ADMIN}/content/template.csv`)).status).toBe(401);
+
+    const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
+    const staged = await SELF.fetch(`${ADMIN}/imports/${id}/csv`, {
+      method: "POST",
+      headers: { ...ADMIN_AUTH, "Content-Type": "text/csv" },
+      body: bytes,
+    });
+    const { invalid } = await staged.json<{ invalid: { line: number; field: string; message: string }[] }>();
+    expect(invalid).toEqual([expect.objectContaining({ line: 2, field: "entity", message: expect.stringContaining("HO-YOUR-HOTEL") })]);
+  });
+});
