@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { editFaqs, readFaqList, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
+import { editFaqs, readFaqList, type EditBasis, type FaqEdit, type FaqList } from "../catalogue/faq-edits";
 import { entityHistory, historyAt, restoreVersion, type RestoreOutcome } from "../catalogue/faq-history";
 import type { FaqVersion } from "../storage/faq-versions";
 import { rephraseFaq } from "../catalogue/guest-questions";
@@ -217,10 +217,8 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
 
   /** Makes `edit` when If-Match names the list's version; answers the list as it is then. */
   const change = (c: Context<AdminEnv>, entityId: string, ifMatch: string | undefined, edit: FaqEdit) =>
-    changeWith(c, entityId, ifMatch, edit, (expectedVersion) =>
-      editFaqs(c.env, { entityId, edit, basis: { list: expectedVersion }, actor: c.get("operator") }, (work) =>
-        c.executionCtx.waitUntil(work),
-      ),
+    changeWith(c, entityId, ifMatch, edit, (basis) =>
+      editFaqs(c.env, { entityId, edit, basis, actor: c.get("operator") }, (work) => c.executionCtx.waitUntil(work)),
     );
 
   async function changeWith(
@@ -228,7 +226,8 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
     entityId: string,
     ifMatch: string | undefined,
     edit: FaqEdit | null,
-    make: (expectedVersion: string) => Promise<RestoreOutcome>,
+    // The operator API's edits are made on the whole list its If-Match names, as HTTP's conditional requests are.
+    make: (basis: EditBasis) => Promise<RestoreOutcome>,
   ) {
     if (ifMatch === undefined) {
       return adminError(c, 428, `If-Match is required: GET /admin/v1/content/entities/${entityId}/faqs and send its ETag.`);
@@ -239,7 +238,7 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
       if (!list) return notFound(c, "such entity");
       expectedVersion = list.version;
     }
-    return answerOutcome(c, entityId, await make(expectedVersion ?? ""), edit, ifMatch.trim());
+    return answerOutcome(c, entityId, await make({ list: expectedVersion ?? "" }), edit, ifMatch.trim());
   }
 
   operation(
@@ -349,11 +348,9 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
       schema: FaqListView,
     },
     (c, { params, headers }) =>
-      changeWith(c, params.entityId, headers["if-match"], null, (expectedVersion) =>
-        restoreVersion(
-          c.env,
-          { entityId: params.entityId, versionId: params.versionId, expectedVersion, actor: c.get("operator") },
-          (work) => c.executionCtx.waitUntil(work),
+      changeWith(c, params.entityId, headers["if-match"], null, (basis) =>
+        restoreVersion(c.env, { entityId: params.entityId, versionId: params.versionId, basis, actor: c.get("operator") }, (work) =>
+          c.executionCtx.waitUntil(work),
         ),
       ),
   );
@@ -423,8 +420,8 @@ export function faqRoutes(app: OpenAPIHono<AdminEnv>): void {
     },
     (c, { params, headers, body }) => {
       const edit = { action: "phrasings" as const, position: params.position, add: body.add, remove: body.remove };
-      return changeWith(c, params.entityId, headers["if-match"], edit, (expectedVersion) =>
-        rephraseFaq(c.env, { entityId: params.entityId, ...edit, expectedVersion, actor: c.get("operator") }, (work) =>
+      return changeWith(c, params.entityId, headers["if-match"], edit, (basis) =>
+        rephraseFaq(c.env, { entityId: params.entityId, ...edit, basis, actor: c.get("operator") }, (work) =>
           c.executionCtx.waitUntil(work),
         ),
       );

@@ -1,7 +1,6 @@
 import type { Env } from "../env";
-import type { LocalizedFaq } from "../storage/faqs";
 import { findVersion, newestVersionsOf, versionsOf, type FaqVersion } from "../storage/faq-versions";
-import { editFaqs, readFaqList, type EditOutcome, type FaqList } from "./faq-edits";
+import { editFaqs, readFaqList, type EditBasis, type EditOutcome, type FaqList } from "./faq-edits";
 import { questionKey } from "./records";
 
 /**
@@ -44,21 +43,32 @@ export const isCurrent = (list: FaqList, version: FaqVersion): boolean =>
 
 export type RestoreOutcome = EditOutcome | { outcome: "no_version" };
 
-/** Restores version `versionId` of one of `entityId`'s FAQs if the list is still at `expectedVersion`, as `actor`. */
+/**
+ * Restores version `versionId` of one of `entityId`'s FAQs, as `actor`, unless what `basis` names changed since: in
+ * place of the FAQ as it is now, or a removed FAQ back where it was (which an FAQ's basis never refuses).
+ */
 export async function restoreVersion(
   env: Pick<Env, "DB" | "WEBHOOK_QUEUE">,
-  change: { entityId: string; versionId: number; expectedVersion: string; actor: string },
+  change: { entityId: string; versionId: number; basis: EditBasis; actor: string },
   waitUntil: (work: Promise<unknown>) => void,
 ): Promise<RestoreOutcome> {
   const db = env.DB;
   const version = await versionOf(db, change.entityId, change.versionId);
   if (!version) return { outcome: "no_version" };
   const [newest] = await versionsOf(db, version.faq_id);
-  const { faqs } = (await readFaqList(db, change.entityId)) ?? { faqs: [] as LocalizedFaq[] };
+  const list = await readFaqList(db, change.entityId);
+  const faqs = list?.faqs ?? [];
   const index = newest && !newest.removed ? faqs.findIndex((faq) => questionKey(faq.question) === newest.question_key) : -1;
+  // Restoring what the FAQ already is changes nothing, whatever FAQ the request was made on (an Undo sent twice); a
+  // request made on the whole list keeps HTTP's rule that a stale If-Match is refused.
+  const unchanged = list && !("list" in change.basis) && index >= 0 && JSON.stringify(faqs[index]) === JSON.stringify(version.faq);
   const edit =
     index >= 0
       ? { action: "restore" as const, position: index + 1, replace: true, faq: version.faq }
       : { action: "restore" as const, position: (newest ?? version).position, replace: false, faq: version.faq };
-  return editFaqs(env, { entityId: change.entityId, edit, basis: { list: change.expectedVersion }, actor: change.actor }, waitUntil);
+  return editFaqs(
+    env,
+    { entityId: change.entityId, edit, basis: unchanged ? { list: list.version } : change.basis, actor: change.actor },
+    waitUntil,
+  );
 }

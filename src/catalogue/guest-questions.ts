@@ -4,12 +4,12 @@ import { insertAudit } from "../storage/admin-audit";
 import { findEntity } from "../storage/entities";
 import { forgetAttached, recordOutcomes } from "../storage/unanswered-questions";
 import type { FaqTranslation } from "../storage/faqs";
-import { editFaqs, type EditOutcome, type FaqText } from "./faq-edits";
+import { editFaqs, type EditBasis, type EditOutcome, type FaqText } from "./faq-edits";
 
 /**
  * What a content team does about the questions guests could not get answered, from the console and the operator API
  * alike: attach them to an FAQ as ways guests ask it (its `phrasings`, so the search gives guests that FAQ), answer
- * them with a new FAQ, or dismiss them. The FAQ is edited as any edit is (faq-edits.ts: its list's version, the
+ * them with a new FAQ, or dismiss them. The FAQ is edited as any edit is (faq-edits.ts: the basis it was made on, the
  * audit, the content version, webhooks); then what was done is recorded against each question, so the list shows it
  * as handled. A refused edit records nothing.
  */
@@ -26,15 +26,11 @@ const countedAs = (questions: string[]): string[] => [...new Set(questions.map((
  */
 export async function rephraseFaq(
   env: Edits,
-  change: { entityId: string; position: number; add: string[]; remove: string[]; expectedVersion: string; actor: string },
+  change: { entityId: string; position: number; add: string[]; remove: string[]; basis: EditBasis; actor: string },
   waitUntil: Later,
 ): Promise<EditOutcome> {
-  const { entityId, position, add, remove, expectedVersion, actor } = change;
-  const outcome = await editFaqs(
-    env,
-    { entityId, edit: { action: "phrasings", position, add, remove }, basis: { list: expectedVersion }, actor },
-    waitUntil,
-  );
+  const { entityId, position, add, remove, basis, actor } = change;
+  const outcome = await editFaqs(env, { entityId, edit: { action: "phrasings", position, add, remove }, basis, actor }, waitUntil);
   if (outcome.outcome !== "saved") return outcome;
   await env.DB.batch([
     ...(remove.length > 0 ? [forgetAttached(env.DB, entityId, countedAs(remove))] : []),
@@ -62,17 +58,13 @@ export async function answerQuestions(
     faq: FaqText;
     translations: FaqTranslation[];
     questions: string[];
-    expectedVersion: string;
+    basis: EditBasis;
     actor: string;
   },
   waitUntil: Later,
 ): Promise<EditOutcome> {
-  const { entityId, faq, translations, questions, expectedVersion, actor } = change;
-  const outcome = await editFaqs(
-    env,
-    { entityId, edit: { action: "add", faq, translations }, basis: { list: expectedVersion }, actor },
-    waitUntil,
-  );
+  const { entityId, faq, translations, questions, basis, actor } = change;
+  const outcome = await editFaqs(env, { entityId, edit: { action: "add", faq, translations }, basis, actor }, waitUntil);
   if (outcome.outcome === "saved" && questions.length > 0) {
     await recordOutcomes(env.DB, {
       entityId,

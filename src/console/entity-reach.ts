@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { EditBasis } from "../catalogue/faq-edits";
 import { findEntity } from "../storage/entities";
 import { roleOn } from "./access";
 import { notInReach, problem, readOnlyContent } from "./answers";
@@ -32,3 +33,9 @@ export const noSuchFaq = (c: ConsoleContext, entityName: string, position: numbe
     `${entityName} has no FAQ ${position === null ? "at that address" : `number ${position}`}. It may have been removed or moved; open the list again.`,
     c.get("viewer"),
   );
+
+/** The FAQ a form was made on, as its FaqBasis fields say; a form made on no FAQ (an addition) names none. */
+export const formBasis = (form: URLSearchParams): EditBasis => ({
+  faq: form.get("faq_version") ?? "",
+  question: form.get("original_question") ?? "",
+});

@@ -6,7 +6,7 @@ import { entitiesWithin } from "../storage/entities";
 import { reachOf, roleOn } from "./access";
 import { page, problem, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
-import { entityInReach, noSuchFaq, nothingHere, positionParam, readOnly } from "./entity-reach";
+import { entityInReach, formBasis, noSuchFaq, nothingHere, positionParam, readOnly } from "./entity-reach";
 import { conflictPage, faqFormPage, translationFormPage, translationOf, translationRemovePage, untranslatedPage } from "./faq-pages";
 import { render } from "./pages";
 
@@ -90,13 +90,12 @@ async function submitEdit(
   const form = c.get("form");
   const viewer = c.get("viewer");
   const entity = found.entity;
-  const original = form.get("original_question");
   const outcome: EditOutcome = await editFaqs(
     c.env,
     {
       entityId: entity.id,
       edit,
-      basis: { faq: form.get("faq_version") ?? "", question: original ?? "" },
+      basis: formBasis(form),
       actor: `person:${c.get("person").email}`,
     },
     (work) => c.executionCtx.waitUntil(work),

@@ -8,7 +8,7 @@ import { listPeople } from "../storage/people";
 import { page, problem, seeOther } from "./answers";
 import { actionWords } from "./change-words";
 import type { ConsoleEnv } from "./context";
-import { entityInReach, nothingHere, noSuchFaq, positionParam, readOnly } from "./entity-reach";
+import { entityInReach, formBasis, nothingHere, noSuchFaq, positionParam, readOnly } from "./entity-reach";
 import { Csrf, FaqBasis, LanguageText, Page, render, whenWords, type EntityHistoryView, type RemovedFaq, type Viewer } from "./pages";
 
 /**
@@ -79,7 +79,8 @@ interface HistoryView {
 
 const historyPage = ({ viewer, list, position, editor, versions }: HistoryView) => {
   const { entity } = list;
-  const faq = list.faqs[position - 1]!;
+  // Restores are made on this FAQ as the page shows it: another FAQ's change since does not refuse them.
+  const faq = listedFaq(list, position)!;
   const base = `/console/entities/${entity.id}`;
   const title = `History of “${faq.question}”`;
   return (
@@ -107,7 +108,7 @@ const historyPage = ({ viewer, list, position, editor, versions }: HistoryView) 
                 {editor && !current && (
                   <form method="post" action={`${base}/versions/${version.id}/restore`} class="actions">
                     <Csrf token={viewer.csrf} />
-                    <input type="hidden" name="version" value={list.version} />
+                    <FaqBasis faq={faq} />
                     <button type="submit">Restore this version</button>
                   </form>
                 )}
@@ -192,7 +193,7 @@ historyRoutes.post("/console/entities/:entityId/versions/:versionId/restore", as
     {
       entityId: entity.id,
       versionId: Number(c.req.param("versionId")),
-      expectedVersion: c.get("form").get("version") ?? "",
+      basis: formBasis(c.get("form")),
       actor: `person:${c.get("person").email}`,
     },
     (work) => c.executionCtx.waitUntil(work),
@@ -208,8 +209,8 @@ historyRoutes.post("/console/entities/:entityId/versions/:versionId/restore", as
     case "conflict":
       return problem(
         409,
-        "Someone else changed these FAQs",
-        `The FAQs of ${entity.name} changed after you opened the page, so nothing was restored. Open the page again and restore on what is saved now.`,
+        "Someone else changed this FAQ",
+        `This FAQ of ${entity.name} changed after you opened its history, so nothing was restored. Open its history again and restore on what is saved now.`,
         viewer,
       );
     case "duplicate":

@@ -398,22 +398,10 @@ const translationsWords = (languages: string[]): string =>
     ? ""
     : ` with its ${languages.length === 1 ? languages[0] : `${languages.slice(0, -1).join(", ")} and ${languages[languages.length - 1]}`} translation${languages.length === 1 ? "" : "s"}`;
 
-const RestoreButton = ({
-  base,
-  removed,
-  version,
-  csrf,
-  label,
-}: {
-  base: string;
-  removed: RemovedFaq;
-  version: string;
-  csrf: string;
-  label: string;
-}) => (
+const RestoreButton = ({ base, removed, csrf, label }: { base: string; removed: RemovedFaq; csrf: string; label: string }) => (
+  // Made on no FAQ: bringing a removed FAQ back conflicts with nobody's edit of the others.
   <form method="post" action={`${base}/versions/${removed.versionId}/restore`}>
     <Csrf token={csrf} />
-    <input type="hidden" name="version" value={version} />
     <button type="submit" aria-label={`${label} the removal of “${removed.question}”`}>
       {label}
     </button>
@@ -462,7 +450,7 @@ export function entityPage({ viewer, list, role, done, history }: EntityView) {
           <span>
             Removed “{history.undo.question}”{translationsWords(history.undo.languages)}.
           </span>
-          {role === "editor" && <RestoreButton base={base} removed={history.undo} version={list.version} csrf={viewer.csrf} label="Undo" />}
+          {role === "editor" && <RestoreButton base={base} removed={history.undo} csrf={viewer.csrf} label="Undo" />}
         </div>
       ) : (
         done &&
@@ -563,9 +551,7 @@ export function entityPage({ viewer, list, role, done, history }: EntityView) {
                   {" "}
                   {translationsWords(removed.languages).trim()} · removed by {removed.who}, {whenWords(removed.at)}
                 </span>
-                {role === "editor" && (
-                  <RestoreButton base={base} removed={removed} version={list.version} csrf={viewer.csrf} label="Restore" />
-                )}
+                {role === "editor" && <RestoreButton base={base} removed={removed} csrf={viewer.csrf} label="Restore" />}
               </li>
             ))}
           </ul>

@@ -19,7 +19,7 @@ import {
 import { reachOf, roleOn, type ConsoleAccess, type EntityRole } from "./access";
 import { page, problem, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
-import { entityInReach, nothingHere, readOnly } from "./entity-reach";
+import { entityInReach, formBasis, nothingHere, readOnly } from "./entity-reach";
 import { Csrf, languageName, Page, render, type Viewer } from "./pages";
 
 /**
@@ -462,7 +462,10 @@ export function attachPage({ viewer, entity, list, questions, order, found, prob
       ) : (
         <form method="post" action={`/console/entities/${entity.id}/unanswered/attach`}>
           <Csrf token={viewer.csrf} />
-          <input type="hidden" name="version" value={list.version} />
+          {/* Each FAQ's version by position: the attach is made on the FAQ chosen, as the page showed it. */}
+          {list.faqVersions.map((version, index) => (
+            <input type="hidden" name={`faq_version_${index + 1}`} value={version} />
+          ))}
           <HiddenQuestions questions={questions} />
           <fieldset class="choices" aria-describedby="choices-help">
             <legend>Which FAQ answers them?</legend>
@@ -519,7 +522,7 @@ function refusal(outcome: EditOutcome): { status: number; problems: string[] } |
     case "no_translation":
       return { status: 404, problems: ["That FAQ is no longer there. Choose one from the list as it is now."] };
     case "conflict":
-      return { status: 409, problems: ["Someone changed these FAQs meanwhile. Check the list as it is now and choose again."] };
+      return { status: 409, problems: ["Someone changed that FAQ meanwhile. Check it as it is now and choose again."] };
     case "duplicate":
       return { status: 409, problems: [`FAQ ${outcome.position} already asks this question (capital letters and spaces aside).`] };
     case "invalid":
@@ -540,7 +543,6 @@ const sameLanguage = (a: string, b: string) => a.split("-")[0]!.toLowerCase() ==
 interface AnswerView {
   viewer: Viewer;
   entity: EntityRow;
-  version: string;
   questions: string[];
   /** The guests' language, when it is not the entity's default: the FAQ is written in both. */
   translation: string | null;
@@ -548,7 +550,7 @@ interface AnswerView {
   problems?: string[];
 }
 
-export function answerPage({ viewer, entity, version, questions, translation, values, problems = [] }: AnswerView) {
+export function answerPage({ viewer, entity, questions, translation, values, problems = [] }: AnswerView) {
   const title = `Answer with a new FAQ of ${entity.name}`;
   const own = languageName(entity.default_language);
   const text = (id: string, label: string, value: string, lang?: string) => (
@@ -578,7 +580,6 @@ export function answerPage({ viewer, entity, version, questions, translation, va
       <AskedHeading title={title} problems={problems} questions={questions} />
       <form method="post" action={`/console/entities/${entity.id}/unanswered/answer`}>
         <Csrf token={viewer.csrf} />
-        <input type="hidden" name="version" value={version} />
         <HiddenQuestions questions={questions} />
         {translation === null ? (
           <>
@@ -650,7 +651,7 @@ unansweredRoutes.post("/console/entities/:entityId/unanswered/attach", async (c)
       position,
       add: found.questions,
       remove: [],
-      expectedVersion: form.get("version") ?? "",
+      basis: { faq: form.get(`faq_version_${position}`) ?? "", question: "" },
       actor: actorOf(c),
     },
     later(c),
@@ -680,7 +681,6 @@ unansweredRoutes.get("/console/entities/:entityId/unanswered/answer", async (c) 
       answerPage({
         viewer: c.get("viewer"),
         entity: found.entity,
-        version: found.list.version,
         questions: found.questions,
         translation,
         values,
@@ -709,20 +709,18 @@ unansweredRoutes.post("/console/entities/:entityId/unanswered/answer", async (c)
       translations:
         translation === null ? [] : [{ language: translation, question: values.translationQuestion, answer: values.translationAnswer }],
       questions: found.questions,
-      expectedVersion: form.get("version") ?? "",
+      basis: formBasis(form),
       actor: actorOf(c),
     },
     later(c),
   );
   const refused = refusal(outcome);
   if (refused === null) return seeOther("/console/unanswered?done=answered");
-  const version = outcome.outcome === "conflict" ? outcome.list.version : found.list.version;
   return page(
     render(
       answerPage({
         viewer: c.get("viewer"),
         entity: found.entity,
-        version,
         questions: found.questions,
         translation,
         values,

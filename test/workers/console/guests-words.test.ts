@@ -148,20 +148,25 @@ describe("guests also ask", () => {
     const offered = [...form.matchAll(/name="position" value="(\d+)"/g)].map(([, p]) => Number(p));
     expect([...offered].sort((a, b) => a - b)).toEqual(list.faqs.map((faq: { position: number }) => faq.position));
     const pets = list.faqs[offered[0]! - 1];
+    const choice = (position: number) => ({ [`faq_version_${position}`]: fieldOf(form, `faq_version_${position}`) });
+    // Another FAQ edited since the page was read does not refuse the attach: it is made on the FAQ chosen.
+    const other = list.faqs.find((faq: { position: number }) => faq.position !== pets.position);
+    const edited = { category: other.category, question: other.question, answer: `${other.answer} (edited)` };
+    expect((await admin("PUT", `/content/entities/HO-AUR-0001/faqs/${other.position}`, edited, { "If-Match": "*" })).status).toBe(200);
     const saved = await postForm(helena, "/entities/HO-AUR-0001/unanswered/attach", {
       csrf: fieldOf(form, "csrf"),
-      version: fieldOf(form, "version"),
+      ...choice(pets.position),
       position: String(pets.position),
       q: KARAOKE,
     });
     expect(saved.status, await saved.clone().text()).toBe(303);
     const again = await postForm(helena, "/entities/HO-AUR-0001/unanswered/attach", {
       csrf: fieldOf(form, "csrf"),
-      version: fieldOf(form, "version"),
+      ...choice(pets.position),
       position: String(pets.position),
       q: KARAOKE_PT,
     });
-    // Replayed on the list's old version: refused, nothing changed.
+    // Replayed on the FAQ's old version: refused, nothing changed.
     expect(again.status).toBe(409);
     expect((await faqsOf("HO-AUR-0001")).faqs[pets.position - 1].phrasings).toEqual([KARAOKE]);
 
@@ -198,7 +203,6 @@ describe("guests also ask", () => {
     expect(form).toMatch(/id="question" name="question" type="text" required="" value=""/);
     const empty = await postForm(helena, "/entities/HO-AUR-0001/unanswered/answer", {
       csrf: fieldOf(form, "csrf"),
-      version: fieldOf(form, "version"),
       language: "pt",
       q: KARAOKE_PT,
       question: "",
@@ -211,7 +215,6 @@ describe("guests also ask", () => {
     expect(await empty.text()).toContain("Nothing was saved");
     const saved = await postForm(helena, "/entities/HO-AUR-0001/unanswered/answer", {
       csrf: fieldOf(form, "csrf"),
-      version: fieldOf(form, "version"),
       language: "pt",
       q: KARAOKE_PT,
       question: "Is there a karaoke room?",

@@ -73,7 +73,8 @@ describe("an FAQ's history", () => {
 
     const res = await postForm(bruno, `/entities/HO-AUR-0043/versions/${earlier}/restore`, {
       csrf: fieldOf(history, "csrf"),
-      version: fieldOf(history, "version"),
+      faq_version: fieldOf(history, "faq_version"),
+      original_question: fieldOf(history, "original_question"),
     });
     expect(res.status).toBe(303);
     expect(res.headers.get("Location")).toBe("/console/entities/HO-AUR-0043?done=restore#faq-1");
@@ -84,6 +85,32 @@ describe("an FAQ's history", () => {
     const again = unescaped(await pageOf(bruno, "/entities/HO-AUR-0043/faqs/1/history"));
     expect(again).toContain("Restored an FAQ by Bruno");
     expect(restoreIds(again)).toHaveLength(1);
+  });
+
+  it("restores one FAQ's version while another FAQ changes, and refuses it once that FAQ itself has changed", async () => {
+    const bruno = await signedIn(BRUNO);
+    expect((await saveEdit(bruno, "HO-AUR-0052", 1, { answer: "First change." })).status).toBe(303);
+    const history = unescaped(await pageOf(bruno, "/entities/HO-AUR-0052/faqs/1/history"));
+    const [earlier] = restoreIds(history);
+    const restore = () =>
+      postForm(bruno, `/entities/HO-AUR-0052/versions/${earlier}/restore`, {
+        csrf: fieldOf(history, "csrf"),
+        faq_version: fieldOf(history, "faq_version"),
+        original_question: fieldOf(history, "original_question"),
+      });
+    // Someone else edits FAQ 2 after the page was read: the restore of FAQ 1 goes ahead.
+    expect((await saveEdit(await signedIn(INES), "HO-AUR-0052", 2, { answer: "Ines's change." })).status).toBe(303);
+    const restored = await restore();
+    expect(restored.status, await restored.clone().text()).toBe(303);
+    const now = await faqListOf("HO-AUR-0052");
+    expect(now.faqs[0].answer).not.toBe("First change.");
+    expect(now.faqs[1].answer).toBe("Ines's change.");
+    // FAQ 1 itself changed since (by that restore): the same form is refused, and nothing moves.
+    expect((await saveEdit(bruno, "HO-AUR-0052", 1, { answer: "Second change." })).status).toBe(303);
+    const before = await faqListOf("HO-AUR-0052");
+    const refused = await restore();
+    expect(refused.status).toBe(409);
+    expect(await faqListOf("HO-AUR-0052")).toEqual(before);
   });
 
   it("keeps an FAQ's history through a reworded question and through an import", async () => {
@@ -127,10 +154,7 @@ describe("an FAQ's history", () => {
     expect(after).toContain(`Removed “${third.question}” with its de, es, fr and pt translations.`);
     expect(after).toContain("Recently removed");
     const [undo] = restoreIds(after);
-    const res = await postForm(bruno, `/entities/HO-AUR-0045/versions/${undo}/restore`, {
-      csrf: fieldOf(after, "csrf"),
-      version: fieldOf(after, "version"),
-    });
+    const res = await postForm(bruno, `/entities/HO-AUR-0045/versions/${undo}/restore`, { csrf: fieldOf(after, "csrf") });
     expect(res.status).toBe(303);
     expect(await faqListOf("HO-AUR-0045")).toMatchObject({ faqs: before.faqs });
     expect(await lastAudit("HO-AUR-0045")).toMatchObject({ action: "faq.restore", detail: { before: null, after: { position: 3 } } });
@@ -139,10 +163,7 @@ describe("an FAQ's history", () => {
     expect(page).not.toContain("Recently removed");
     // Restoring the same removal again changes nothing: the FAQ is back as it was.
     const audited = await lastAudit("HO-AUR-0045");
-    const replay = await postForm(bruno, `/entities/HO-AUR-0045/versions/${undo}/restore`, {
-      csrf: fieldOf(page, "csrf"),
-      version: (await faqListOf("HO-AUR-0045")).version,
-    });
+    const replay = await postForm(bruno, `/entities/HO-AUR-0045/versions/${undo}/restore`, { csrf: fieldOf(page, "csrf") });
     expect(replay.status).toBe(303);
     expect(await faqListOf("HO-AUR-0045")).toMatchObject({ faqs: before.faqs });
     expect(await lastAudit("HO-AUR-0045")).toEqual(audited);
@@ -186,18 +207,15 @@ describe("who may restore", () => {
     await pageOf(vera, "/entities/HO-AUR-0047/faqs/1/remove", 403);
     const [row] = await versionRows("HO-AUR-0047");
     const before = await faqListOf("HO-AUR-0047");
-    const res = await postForm(vera, `/entities/HO-AUR-0047/versions/${row!.id}/restore`, {
-      csrf: fieldOf(history, "csrf"),
-      version: before.version,
-    });
+    const res = await postForm(vera, `/entities/HO-AUR-0047/versions/${row!.id}/restore`, { csrf: fieldOf(history, "csrf") });
     expect(res.status).toBe(403);
     expect(await faqListOf("HO-AUR-0047")).toEqual(before);
     // A hotel's editor is out of another hotel's reach: the same 404 as an entity that does not exist.
     const helena = await signedIn(HELENA);
     const csrf = fieldOf(await pageOf(helena, ""), "csrf");
-    const replayed = await postForm(helena, `/entities/HO-AUR-0047/versions/${row!.id}/restore`, { csrf, version: before.version });
+    const replayed = await postForm(helena, `/entities/HO-AUR-0047/versions/${row!.id}/restore`, { csrf });
     expect(replayed.status).toBe(404);
-    expect((await postForm(helena, `/entities/NO-SUCH/versions/${row!.id}/restore`, { csrf, version: before.version })).status).toBe(404);
+    expect((await postForm(helena, `/entities/NO-SUCH/versions/${row!.id}/restore`, { csrf })).status).toBe(404);
     await pageOf(helena, "/entities/HO-AUR-0047/faqs/1/history", 404);
     expect(await faqListOf("HO-AUR-0047")).toEqual(before);
   });
@@ -211,30 +229,18 @@ describe("who may restore", () => {
     const borealBefore = await faqListOf("HO-BOR-0001");
     const beaCsrf = fieldOf(await pageOf(bea, ""), "csrf");
     // Bea posts to Aurora's entity: not found, as a missing one.
-    const toAurora = await postForm(bea, `/entities/HO-AUR-0047/versions/${aurora!.id}/restore`, {
-      csrf: beaCsrf,
-      version: auroraBefore.version,
-    });
+    const toAurora = await postForm(bea, `/entities/HO-AUR-0047/versions/${aurora!.id}/restore`, { csrf: beaCsrf });
     expect(toAurora.status).toBe(404);
     expect(await toAurora.text()).toContain("There is no brand, hotel or page with this ID that you may see.");
     // Bea replays Aurora's version ID on her own hotel: no such version there.
-    const replayed = await postForm(bea, `/entities/HO-BOR-0001/versions/${aurora!.id}/restore`, {
-      csrf: beaCsrf,
-      version: borealBefore.version,
-    });
+    const replayed = await postForm(bea, `/entities/HO-BOR-0001/versions/${aurora!.id}/restore`, { csrf: beaCsrf });
     expect(replayed.status).toBe(404);
     await pageOf(bea, "/entities/HO-AUR-0047/faqs/1/history", 404);
     // And the other way round.
     const ines = await signedIn(INES);
     const inesCsrf = fieldOf(await pageOf(ines, ""), "csrf");
-    expect(
-      (await postForm(ines, `/entities/HO-BOR-0001/versions/${boreal!.id}/restore`, { csrf: inesCsrf, version: borealBefore.version }))
-        .status,
-    ).toBe(404);
-    expect(
-      (await postForm(ines, `/entities/HO-AUR-0047/versions/${boreal!.id}/restore`, { csrf: inesCsrf, version: auroraBefore.version }))
-        .status,
-    ).toBe(404);
+    expect((await postForm(ines, `/entities/HO-BOR-0001/versions/${boreal!.id}/restore`, { csrf: inesCsrf })).status).toBe(404);
+    expect((await postForm(ines, `/entities/HO-AUR-0047/versions/${boreal!.id}/restore`, { csrf: inesCsrf })).status).toBe(404);
     expect(await faqListOf("HO-AUR-0047")).toEqual(auroraBefore);
     expect(await faqListOf("HO-BOR-0001")).toEqual(borealBefore);
     // The operator API refuses a version of another entity the same way.

@@ -152,7 +152,6 @@ describe("answering a question", () => {
     expect(formHtml).toContain('value="Is there a karaoke machine?"');
     const saved = await postForm(helena, "/entities/HO-AUR-0001/unanswered/answer", {
       csrf: fieldOf(formHtml, "csrf"),
-      version: fieldOf(formHtml, "version"),
       q: AT_0001,
       question: "Is there a karaoke machine?",
       answer: "Yes: in the lounge bar, every Friday from 9 pm.",
