@@ -1,13 +1,13 @@
 import type { Env } from "../env";
 import { findVersion, newestVersionsOf, versionsOf, type FaqVersion } from "../storage/faq-versions";
-import { editFaqs, readFaqList, type EditBasis, type EditOutcome, type FaqList } from "./faq-edits";
+import { editFaqs, listedFaq, readFaqList, type EditBasis, type EditOutcome, type FaqList } from "./faq-edits";
 import { questionKey } from "./records";
 
 /**
  * An FAQ's history (catalogue/faq-versions.ts writes it) as the console and the operator API read it, and the
  * restore of any earlier version in one edit: in place of the FAQ as it is now, or, for a removed FAQ, back where
  * it was (last, when the list is shorter now). A restore is an edit like another (faq-edits.ts): checked against
- * the list's version, audited, and itself a version.
+ * what it was made on, audited, and itself a version.
  */
 
 /** How many removed FAQs an entity lists for restoring, newest first. */
@@ -45,7 +45,8 @@ export type RestoreOutcome = EditOutcome | { outcome: "no_version" };
 
 /**
  * Restores version `versionId` of one of `entityId`'s FAQs, as `actor`, unless what `basis` names changed since: in
- * place of the FAQ as it is now, or a removed FAQ back where it was (which an FAQ's basis never refuses).
+ * place of the FAQ as it is now, or a removed FAQ back where it was. A basis of no FAQ (the console's Restore and
+ * Undo of a removal) conflicts with nobody's edit of the other FAQs.
  */
 export async function restoreVersion(
   env: Pick<Env, "DB" | "WEBHOOK_QUEUE">,
@@ -59,16 +60,18 @@ export async function restoreVersion(
   const list = await readFaqList(db, change.entityId);
   const faqs = list?.faqs ?? [];
   const index = newest && !newest.removed ? faqs.findIndex((faq) => questionKey(faq.question) === newest.question_key) : -1;
-  // Restoring what the FAQ already is changes nothing, whatever FAQ the request was made on (an Undo sent twice); a
-  // request made on the whole list keeps HTTP's rule that a stale If-Match is refused.
-  const unchanged = list && !("list" in change.basis) && index >= 0 && JSON.stringify(faqs[index]) === JSON.stringify(version.faq);
+  let basis = change.basis;
+  if (list && "faq" in basis) {
+    // Restoring what the FAQ already is changes nothing, whatever the request was made on (an Undo sent twice); a
+    // request made on the whole list keeps HTTP's rule that a stale If-Match is refused.
+    if (index >= 0 && JSON.stringify(faqs[index]) === JSON.stringify(version.faq)) basis = { list: list.version };
+    // Made on an FAQ (its history page): that FAQ, as it was shown, and no other, or nothing at all.
+    else if (basis.faq !== "" && (index < 0 || list.faqVersions[index] !== basis.faq))
+      return { outcome: "conflict", list, current: index >= 0 ? listedFaq(list, index + 1) : null };
+  }
   const edit =
     index >= 0
       ? { action: "restore" as const, position: index + 1, replace: true, faq: version.faq }
       : { action: "restore" as const, position: (newest ?? version).position, replace: false, faq: version.faq };
-  return editFaqs(
-    env,
-    { entityId: change.entityId, edit, basis: unchanged ? { list: list.version } : change.basis, actor: change.actor },
-    waitUntil,
-  );
+  return editFaqs(env, { entityId: change.entityId, edit, basis, actor: change.actor }, waitUntil);
 }

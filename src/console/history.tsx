@@ -210,7 +210,7 @@ historyRoutes.post("/console/entities/:entityId/versions/:versionId/restore", as
       return problem(
         409,
         "Someone else changed this FAQ",
-        `This FAQ of ${entity.name} changed after you opened its history, so nothing was restored. Open its history again and restore on what is saved now.`,
+        `This FAQ of ${entity.name} changed after you opened the page, so nothing was restored. Open the page again and restore on what is saved now.`,
         viewer,
       );
     case "duplicate":

@@ -111,6 +111,27 @@ describe("an FAQ's history", () => {
     const refused = await restore();
     expect(refused.status).toBe(409);
     expect(await faqListOf("HO-AUR-0052")).toEqual(before);
+    // A version of FAQ 1 sent with FAQ 2's basis replaces neither.
+    const second = unescaped(await pageOf(bruno, "/entities/HO-AUR-0052/faqs/2/history"));
+    const crossed = await postForm(bruno, `/entities/HO-AUR-0052/versions/${earlier}/restore`, {
+      csrf: fieldOf(second, "csrf"),
+      faq_version: fieldOf(second, "faq_version"),
+      original_question: fieldOf(second, "original_question"),
+    });
+    expect(crossed.status).toBe(409);
+    expect(await faqListOf("HO-AUR-0052")).toEqual(before);
+    // Removed after its history was read: the restore is refused rather than bringing it back.
+    const shown = unescaped(await pageOf(bruno, "/entities/HO-AUR-0052/faqs/1/history"));
+    expect((await admin("DELETE", "/content/entities/HO-AUR-0052/faqs/1", undefined, { "If-Match": "*" })).status).toBe(200);
+    const removed = await faqListOf("HO-AUR-0052");
+    const [latest] = restoreIds(shown);
+    const afterRemoval = await postForm(bruno, `/entities/HO-AUR-0052/versions/${latest}/restore`, {
+      csrf: fieldOf(shown, "csrf"),
+      faq_version: fieldOf(shown, "faq_version"),
+      original_question: fieldOf(shown, "original_question"),
+    });
+    expect(afterRemoval.status).toBe(409);
+    expect(await faqListOf("HO-AUR-0052")).toEqual(removed);
   });
 
   it("keeps an FAQ's history through a reworded question and through an import", async () => {
