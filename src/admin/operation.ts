@@ -243,7 +243,13 @@ export function unservedRequest(app: OpenAPIHono<AdminEnv>, basePath: string, al
   const methodsAt = (path: string) => {
     served ??= [...app.openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? [d.route] : [])), ...alsoServed].map((route) => ({
       method: route.method.toUpperCase(),
-      pattern: new RegExp(`^${basePath}${route.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+      // The path's own characters match only themselves ("template.csv" is not "templateXcsv"); a {parameter} one segment.
+      pattern: new RegExp(
+        `^${`${basePath}${route.path}`
+          .split(/\{[^}]+\}/)
+          .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .join("[^/]+")}$`,
+      ),
     }));
     const methods = served.filter((route) => route.pattern.test(path)).map((route) => route.method);
     // A GET route answers HEAD too.

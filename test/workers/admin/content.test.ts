@@ -458,6 +458,11 @@ describe("content template", () => {
     expect(text).toMatch(/^entity,position,category,question,answer,language,source\n/);
     expect(text).toContain("HO-YOUR-HOTEL");
     expect((await SELF.fetch(`${ADMIN}/content/template.csv`)).status).toBe(401);
+    const posted = await admin("POST", "/content/template.csv");
+    expect([posted.status, posted.headers.get("Allow")]).toEqual([405, "GET, HEAD"]);
+    // A dot in a path is itself, not any character.
+    expect((await admin("GET", "/content/templateXcsv")).status).toBe(404);
+    expect((await admin("GET", "/openapiXjson")).status).toBe(404);
 
     const { id } = await adminJson<{ id: string }>("POST", "/imports", undefined, 201);
     const staged = await SELF.fetch(`${ADMIN}/imports/${id}/csv`, {
