@@ -8,6 +8,7 @@ import { faqsOfEntities, localizedFaqs, type StoredFaq } from "../storage/faqs";
 import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements } from "./apply";
 import { faqListVersion } from "./faq-edits";
+import { faqVersionStatements, type FaqVersionChange } from "./faq-versions";
 import { planFaqList } from "./plan";
 import type { FaqChange, RecordChanges } from "./record-changes";
 import { ContentRecord, EntityId, toRecord } from "./records";
@@ -240,6 +241,7 @@ export async function applyReplace(
   const now = new Date().toISOString();
   const problems: { entityId: string; entityName: string; message: string }[] = [];
   const statements: D1PreparedStatement[] = [];
+  const versioned: FaqVersionChange[] = [];
   for (const entity of entities) {
     const changes = picked.filter((replacement) => replacement.entityId === entity.id);
     const rows = content.rows.get(entity.id) ?? [];
@@ -270,10 +272,20 @@ export async function applyReplace(
         },
       }),
     );
+    // Each FAQ a replace changes gets its version, as an edit's or an import's does: its history shows it and undoes it.
+    versioned.push({
+      entityId: entity.id,
+      before: toRecord(entity, localizedFaqs(rows)),
+      after: parsed.data,
+      since: entity.updated_at,
+      at: now,
+      actor,
+      action: "content.replace",
+    });
   }
   if (problems.length > 0) return { outcome: "invalid", problems };
   try {
-    await db.batch([...statements, contentVersionStatement(db)]);
+    await db.batch([...statements, ...faqVersionStatements(db, versioned), contentVersionStatement(db)]);
   } catch (error) {
     // A guard failed (the batch wrote nothing): someone wrote between the read and the batch.
     const now = await readScope(db, request.scope);

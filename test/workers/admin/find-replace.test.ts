@@ -53,6 +53,16 @@ describe("POST /content/replace", () => {
     const { entries } = await adminJson("GET", "/audit?target=HO-AUR-0041");
     expect(entries[0]).toMatchObject({ action: "content.replace", detail: { find: "Wi-Fi", replacement: "WLAN-Wi-Fi" } });
     expect(entries[0].actor).toMatch(/^token:/);
+    // The FAQ's history has the replace as a version, and its earlier text restores in one step.
+    const position = list.faqs.indexOf(wifi) + 1;
+    const { versions } = await adminJson("GET", `/content/entities/HO-AUR-0041/faqs/${position}/versions`);
+    expect(versions[0]).toMatchObject({ action: "content.replace", faq: { question: wifi.question } });
+    const earlier = versions.find((version: any) => !version.faq.question.includes("WLAN"));
+    const restored = await admin("POST", `/content/entities/HO-AUR-0041/faq-versions/${earlier.id}/restore`, undefined, {
+      "If-Match": "*",
+    });
+    expect(restored.status, await restored.clone().text()).toBe(200);
+    expect((await adminJson("GET", "/content/entities/HO-AUR-0041/faqs")).faqs[position - 1].question).toBe(earlier.faq.question);
   });
 
   it("refuses, naming it, an entity changed since the preview, and writes nothing", async () => {
