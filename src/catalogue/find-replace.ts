@@ -7,6 +7,7 @@ import { entitiesByIdOrBrand, entityStillAt, type StoredEntity } from "../storag
 import { faqsOfEntities, localizedFaqs, type StoredFaq } from "../storage/faqs";
 import { requestDispatch } from "../storage/webhook-queue";
 import { changeStatements } from "./apply";
+import { inStoredOrder } from "./csv";
 import { faqListVersion } from "./faq-edits";
 import { faqVersionStatements, type FaqVersionChange } from "./faq-versions";
 import { planFaqList } from "./plan";
@@ -104,9 +105,6 @@ interface ScopeContent {
 }
 
 const byName = (a: StoredEntity, b: StoredEntity) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1);
-const inListOrder = (rows: StoredFaq[]) =>
-  [...rows].sort((a, b) => a.position - b.position || a.translation - b.translation || (a.language < b.language ? -1 : 1));
-
 /** The scope entity, the entities it covers (a brand's hotels after it, by name) and their FAQ rows in list order. */
 async function readScope(db: D1Database, scopeId: string): Promise<ScopeContent | null> {
   const [scope] = await entitiesByIdOrBrand(db, [scopeId], []);
@@ -120,7 +118,7 @@ async function readScope(db: D1Database, scopeId: string): Promise<ScopeContent 
     ),
     (faq) => faq.entity_id,
   );
-  return { scope, entities, rows: new Map([...rows].map(([id, list]) => [id, inListOrder(list)])) };
+  return { scope, entities, rows: new Map([...rows].map(([id, list]) => [id, inStoredOrder(list)])) };
 }
 
 /** Every replacement in `content`, stopping once `limit` are found. */
