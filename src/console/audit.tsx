@@ -7,7 +7,7 @@ import { listPeople } from "../storage/people";
 import { page, problem } from "./answers";
 import { actionWords, changeLines } from "./change-words";
 import type { ConsoleEnv } from "./context";
-import { actorNamer } from "./history";
+import { namerOf } from "./history";
 import { Page, render, type Viewer } from "./pages";
 
 /**
@@ -169,11 +169,8 @@ auditRoutes.get("/console/audit", async (c) => {
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => `${FILTER_LABELS[String(issue.path[0])] ?? "The filter"} ${issue.message}.`);
-  const [people, inScope, nameOf] = await Promise.all([
-    listPeople(db, person.organization_id),
-    entityIdsWithin(db, scope),
-    actorNamer(db, person.organization_id),
-  ]);
+  const [people, inScope] = await Promise.all([listPeople(db, person.organization_id), entityIdsWithin(db, scope)]);
+  const nameOf = namerOf(people);
   const editable = administrator
     ? inScope
     : (

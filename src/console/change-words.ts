@@ -38,7 +38,7 @@ const ACTION_WORDS: Record<string, string> = {
 export const actionWords = (action: string): string => ACTION_WORDS[action] ?? action;
 
 /** How many characters of a value a line shows; the audit page shows the whole line under it when it is longer. */
-export const SHOWN = 140;
+const SHOWN = 140;
 /**
  * A value as a quoted string with its quotes, backslashes and line breaks escaped (JSON's rules), so a value cannot
  * close its own quotes or start a line that reads as another change; cut at `shown` characters.

@@ -2,7 +2,7 @@ import type { FaqEdit, FaqText, ListedFaq } from "../catalogue/faq-edits";
 import type { Untranslated } from "../catalogue/untranslated";
 import type { EntityRow } from "../storage/entities";
 import type { FaqTranslation } from "../storage/faqs";
-import { Csrf, FaqBasis, languageName, Page, type Viewer } from "./pages";
+import { Csrf, EntityHeading, FaqBasis, languageName, Page, Problems, type Viewer } from "./pages";
 
 /**
  * The pages that change one FAQ: its form, its translations' forms, and what a person sees when someone else
@@ -25,18 +25,6 @@ const FIELDS: { name: "question" | "answer" | "category"; label: string; multili
   { name: "answer", label: "Answer", multiline: true },
   { name: "category", label: "Category", multiline: false },
 ];
-
-const Problems = ({ problems }: { problems: Record<string, string> }) =>
-  Object.keys(problems).length > 0 ? (
-    <div class="notice error" role="alert" id="problems">
-      <p>Nothing was saved:</p>
-      <ul>
-        {Object.values(problems).map((message) => (
-          <li>{message}</li>
-        ))}
-      </ul>
-    </div>
-  ) : null;
 
 /** Labelled inputs for `fields`, each marked invalid when `problems` names it. */
 function TextFields<F extends string>(props: {
@@ -77,11 +65,8 @@ export function faqFormPage({ viewer, entity, faq, values, problems = {} }: FaqF
   const title = faq === null ? `Add an FAQ to ${entity.name}` : `Edit FAQ ${faq.position} of ${entity.name}`;
   return (
     <Page title={title} viewer={viewer}>
-      <p>
-        <a href={base}>Back to {entity.name}</a>
-      </p>
-      <h1>{title}</h1>
-      <Problems problems={problems} />
+      <EntityHeading entity={entity} title={title} />
+      <Problems problems={Object.values(problems)} />
       <form method="post" action={faq === null ? `${base}/faqs` : `${base}/faqs/${faq.position}`}>
         <Csrf token={viewer.csrf} />
         {faq && <FaqBasis faq={faq} />}
@@ -139,15 +124,12 @@ export function translationFormPage({ viewer, entity, faq, language, values, pro
   const title = `${exists ? "Edit" : "Add"} the ${languageName(language)} translation of FAQ ${faq.position}`;
   return (
     <Page title={title} viewer={viewer}>
-      <p>
-        <a href={`${base}#faq-${faq.position}`}>Back to {entity.name}</a>
-      </p>
-      <h1>{title}</h1>
+      <EntityHeading entity={entity} title={title} anchor={`#faq-${faq.position}`} />
       <section class="source" aria-labelledby="source">
         <h2 id="source">In {languageName(entity.default_language)}, as guests read it now</h2>
         <QuestionAndAnswer language={entity.default_language} question={faq.question} answer={faq.answer} />
       </section>
-      <Problems problems={problems} />
+      <Problems problems={Object.values(problems)} />
       <form method="post" action={action}>
         <Csrf token={viewer.csrf} />
         <FaqBasis faq={faq} />
@@ -170,10 +152,7 @@ export function translationRemovePage({ viewer, entity, faq, language }: Omit<Tr
   const title = `Remove the ${languageName(language)} translation of FAQ ${faq.position}?`;
   return (
     <Page title={title} viewer={viewer}>
-      <p>
-        <a href={`${base}#faq-${faq.position}`}>Back to {entity.name}</a>
-      </p>
-      <h1>{title}</h1>
+      <EntityHeading entity={entity} title={title} anchor={`#faq-${faq.position}`} />
       {translation && <QuestionAndAnswer language={language} question={translation.question} answer={translation.answer} />}
       <p>
         Guests asking in {languageName(language)} then get the {languageName(entity.default_language)} text of “{faq.question}”.

@@ -4,12 +4,23 @@ import { entityHistory, historyAt, isCurrent, restoreVersion } from "../catalogu
 import type { EntityRow } from "../storage/entities";
 import type { FaqVersion } from "../storage/faq-versions";
 import type { LocalizedFaq } from "../storage/faqs";
-import { listPeople } from "../storage/people";
+import { listPeople, type PersonRow } from "../storage/people";
 import { page, problem, seeOther } from "./answers";
 import { actionWords } from "./change-words";
 import type { ConsoleEnv } from "./context";
 import { entityInReach, formBasis, nothingHere, noSuchFaq, positionParam, readOnly } from "./entity-reach";
-import { Csrf, FaqBasis, LanguageText, Page, render, whenWords, type EntityHistoryView, type RemovedFaq, type Viewer } from "./pages";
+import {
+  Csrf,
+  EntityHeading,
+  FaqBasis,
+  LanguageText,
+  Page,
+  render,
+  whenWords,
+  type EntityHistoryView,
+  type RemovedFaq,
+  type Viewer,
+} from "./pages";
 
 /**
  * An FAQ's history and its restore, and the confirmation before a removal: each FAQ's versions (catalogue/
@@ -22,14 +33,17 @@ type HistoryContext = Context<ConsoleEnv>;
 /** How long after a removal the entity page offers "Undo" in its notice (the removed list keeps "Restore"). */
 const UNDO_MINUTES = 10;
 
-/** Who wrote a version or an audit row, in words: a person of the organization by name, anyone else's actor as the operator. */
-export async function actorNamer(db: D1Database, organizationId: string): Promise<(actor: string | null) => string> {
-  const names = new Map((await listPeople(db, organizationId)).map((person) => [`person:${person.email}`, person.display_name]));
+/** Who wrote a version or an audit row, in words: one of `people` by name, anyone else's actor as the operator. */
+export function namerOf(people: Pick<PersonRow, "email" | "display_name">[]): (actor: string | null) => string {
+  const names = new Map(people.map((person) => [`person:${person.email}`, person.display_name]));
   return (actor) =>
     actor === null
       ? "nobody recorded"
       : (names.get(actor) ?? (actor.startsWith("person:") ? actor.slice("person:".length) : "the operator"));
 }
+
+/** namerOf the organization's people. */
+export const actorNamer = async (db: D1Database, organizationId: string) => namerOf(await listPeople(db, organizationId));
 
 const removedFaq = (version: FaqVersion, who: string): RemovedFaq => ({
   versionId: version.id,
@@ -85,10 +99,7 @@ const historyPage = ({ viewer, list, position, editor, versions }: HistoryView) 
   const title = `History of “${faq.question}”`;
   return (
     <Page title={title} viewer={viewer}>
-      <p>
-        <a href={`${base}#faq-${position}`}>Back to {entity.name}</a>
-      </p>
-      <h1>{title}</h1>
+      <EntityHeading entity={entity} title={title} anchor={`#faq-${position}`} />
       <p class="muted">
         Every version of this FAQ of {entity.name}, newest first, each with its translations.
         {editor &&
@@ -127,10 +138,7 @@ const removePage = ({ viewer, list, position }: { viewer: Viewer; list: FaqList;
   const base = `/console/entities/${entity.id}`;
   return (
     <Page title={`Remove FAQ ${position} of ${entity.name}?`} viewer={viewer}>
-      <p>
-        <a href={`${base}#faq-${position}`}>Back to {entity.name}</a>
-      </p>
-      <h1>Remove “{faq.question}”?</h1>
+      <EntityHeading entity={entity} title={`Remove “${faq.question}”?`} anchor={`#faq-${position}`} />
       <p class="notice warn">
         {faq.translations.length === 0
           ? "This FAQ goes, and guests and partners stop seeing it within minutes."

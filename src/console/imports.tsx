@@ -13,7 +13,7 @@ import { entitiesInOtherScopes } from "../storage/organizations";
 import type { PersonRow } from "../storage/people";
 import { reachOf, roleOn, type ConsoleAccess } from "./access";
 import { page, problem as problemAnswer } from "./answers";
-import { Csrf, Page, render, type Viewer } from "./pages";
+import { Csrf, Page, plural, render, type Viewer } from "./pages";
 
 /**
  * Imports and exports of whole content files in the console. An upload is read and planned (the operator's plan),
@@ -219,8 +219,6 @@ function summaryOf(preview: ImportPreview, encoding: string): string[] {
   lines.push(`Brands, hotels and pages: ${entities.map(([word, n]) => `${n} ${word}`).join(", ")}.`);
   return lines;
 }
-
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 /** What an import did to one entity, counted: "2 FAQs changed, 1 translation added, name changed". */
 function countWords(entity: EntityPreview): string {

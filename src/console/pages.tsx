@@ -392,6 +392,32 @@ export interface EntityView {
 /** A time of the history as people read it: day and minute, UTC. */
 export const whenWords = (at: string): string => `${at.slice(0, 16).replace("T", " ")} UTC`;
 
+/** "1 FAQ", "2,048 FAQs". */
+export const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/** What stopped a form from being saved, announced, each problem a line. */
+export const Problems = ({ problems }: { problems: string[] }) =>
+  problems.length === 0 ? null : (
+    <div class="notice error" role="alert" id="problems">
+      <p>Nothing was saved:</p>
+      <ul>
+        {problems.map((message) => (
+          <li>{message}</li>
+        ))}
+      </ul>
+    </div>
+  );
+
+/** The top of a page about one entity (or one of its FAQs, at `anchor`): the way back to it, and the title. */
+export const EntityHeading = ({ entity, title, anchor = "" }: { entity: EntityRow; title: string; anchor?: string }) => (
+  <>
+    <p>
+      <a href={`/console/entities/${entity.id}${anchor}`}>Back to {entity.name}</a>
+    </p>
+    <h1>{title}</h1>
+  </>
+);
+
 /** "its pt and es translations": the translations an FAQ has, by language tag. */
 const translationsWords = (languages: string[]): string =>
   languages.length === 0
@@ -636,10 +662,7 @@ export function askPage({ viewer, entity, question, language, problem, result, e
   const base = `/console/entities/${entity.id}`;
   return (
     <Page title={`Ask ${entity.name} as a guest`} viewer={viewer}>
-      <p>
-        <a href={base}>Back to {entity.name}</a>
-      </p>
-      <h1>Ask {entity.name} as a guest</h1>
+      <EntityHeading entity={entity} title={`Ask ${entity.name} as a guest`} />
       <p class="muted">
         See what guests' assistants get for a guest's question, in the order they get it. Questions asked here are not counted among guests'
         unanswered questions.

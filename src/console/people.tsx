@@ -22,7 +22,7 @@ import { listPeople } from "../storage/people";
 import { page, problem as problemAnswer, seeOther } from "./answers";
 import { actionWords, changeLines, grantWords } from "./change-words";
 import type { ConsoleEnv } from "./context";
-import { Csrf, Field, Page, render, type Viewer } from "./pages";
+import { Csrf, Field, Page, render, whenWords, type Viewer } from "./pages";
 import { sessionHash } from "./session";
 
 /**
@@ -246,7 +246,7 @@ const ChangeList = ({ entries, names }: { entries: AuditEntry[]; names: Readonly
       {entries.map((entry) => (
         <li>
           <p>
-            <strong>{actionWords(entry.action)}</strong> · {entry.at.slice(0, 16).replace("T", " ")} UTC ·{" "}
+            <strong>{actionWords(entry.action)}</strong> · {whenWords(entry.at)} ·{" "}
             {entry.actor.startsWith("person:") ? `by ${entry.actor.slice("person:".length)}` : "by the operator"}
           </p>
           <ul class="changes">

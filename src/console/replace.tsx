@@ -14,7 +14,7 @@ import { entitiesWithin, findEntity, type EntityRow } from "../storage/entities"
 import { reachOf, roleOn } from "./access";
 import { notInReach, page, readOnlyContent, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
-import { Csrf, languageName, Page, render, type Viewer } from "./pages";
+import { Csrf, languageName, Page, plural, render, type Viewer } from "./pages";
 
 /**
  * Find and replace across a brand or one hotel or page (editors of it, administrators), with the catalogue's
@@ -127,8 +127,6 @@ const KIND_GROUPS: { label: string; kinds: EntityRow["kind"][] }[] = [
   { label: "Hotels", kinds: ["property"] },
   { label: "Destinations and airports", kinds: ["destination", "airport"] },
 ];
-
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 function PreviewList({ viewer, form, preview }: { viewer: Viewer; form: ReplaceForm; preview: ReplacePreview }) {
   const { changes } = preview;

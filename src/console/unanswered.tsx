@@ -20,7 +20,7 @@ import { reachOf, roleOn, type ConsoleAccess, type EntityRole } from "./access";
 import { page, problem, seeOther } from "./answers";
 import type { ConsoleEnv } from "./context";
 import { entityInReach, formBasis, nothingHere, readOnly } from "./entity-reach";
-import { Csrf, languageName, Page, render, type Viewer } from "./pages";
+import { Csrf, languageName, Page, Problems, render, type Viewer } from "./pages";
 
 /**
  * The questions guests asked through the assistants that nothing in the content answers, for the entities a person
@@ -420,20 +420,6 @@ const HiddenQuestions = ({ questions }: { questions: string[] }) => (
     ))}
   </>
 );
-
-const Problems = ({ problems }: { problems: string[] }) =>
-  problems.length === 0 ? (
-    <></>
-  ) : (
-    <div class="notice error" role="alert" id="problems">
-      <p>Nothing was saved:</p>
-      <ul>
-        {problems.map((message) => (
-          <li>{message}</li>
-        ))}
-      </ul>
-    </div>
-  );
 
 interface AttachView {
   viewer: Viewer;
