@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumBrowser } from "../support/browser";
-import { accessibilityProblems, signedInConsole } from "../support/console-pages";
+import { accessibilityProblems, NARROW, signedInConsole } from "../support/console-pages";
 import { devServer } from "../support/dev-server";
 
 /**
@@ -15,7 +15,6 @@ const server = devServer();
 const chromium = chromiumBrowser();
 
 const HOTEL = "/console/entities/HO-AUR-0005";
-const PHONE = { width: 390, height: 844 };
 
 const signedIn = (email: string, password: string, viewport?: { width: number; height: number }) =>
   signedInConsole(chromium.browser, server.origin, email, password, viewport);
@@ -95,7 +94,7 @@ describe("editing one FAQ at a time, end to end", () => {
   });
 
   it("shows what the brand has not translated yet on a phone-sized screen, without sideways scrolling", async () => {
-    const { context, page } = await signedIn("bruno@aurora.example", "aurora-console-brand", PHONE);
+    const { context, page } = await signedIn("bruno@aurora.example", "aurora-console-brand", NARROW);
     try {
       await page.goto(`${server.origin}/console/translations?brand=HO-AUR`);
       expect(await page.locator("h2").first().textContent()).toMatch(/^\w+: (\d+ of \d+ FAQs not translated|everything translated)$/);

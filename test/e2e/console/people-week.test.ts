@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chromiumBrowser } from "../support/browser";
-import { pageProblems, signIn, WIDE } from "../support/console-pages";
+import { pageProblems, signedInConsole, signIn, WIDE } from "../support/console-pages";
 import { devServer } from "../support/dev-server";
 
 /**
@@ -19,12 +19,10 @@ describe("people, end to end", () => {
     "Inês invites Rita and reloads the result, grants her a hotel by name; Rita chooses her password; disabled, she is told so",
     { timeout: 300_000 },
     async () => {
-      const ines = await chromium.browser.newContext({ viewport: WIDE });
+      const signedIn = await signedInConsole(chromium.browser, server.origin, "ines@aurora.example", "aurora-console-admin", WIDE);
+      const [ines, admin] = [signedIn.context, signedIn.page];
       const rita = await chromium.browser.newContext({ viewport: WIDE });
       try {
-        const admin = await ines.newPage();
-        await signIn(admin, server.origin, "ines@aurora.example", "aurora-console-admin");
-        await admin.waitForURL((url) => url.pathname === "/console");
         await admin.goto(`${server.origin}/console/people`);
         expect(await pageProblems(admin, "people")).toEqual([]);
 

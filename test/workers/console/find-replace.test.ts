@@ -3,27 +3,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_REPLACEMENTS } from "../../../src/catalogue/find-replace";
 import { admin, adminJson } from "../support/admin";
 import type { Browser } from "../support/connector";
-import { addPeople, BRUNO, fieldOf, HELENA, INES, pageOf, signedIn, unescaped } from "../support/console";
+import { addPeople, AURORA_VIEWER, BEA, BOREAL, BRUNO, fieldOf, HELENA, INES, pageOf, signedIn, unescaped, VERA } from "../support/console";
 
-const BEA = { email: "bea@boreal.example", password: "boreal-console-admin" };
-const VERA = { email: "vera@aurora.example", password: "aurora-console-viewer" };
-
-beforeAll(async () => {
-  await addPeople([
-    { id: "person-bea", organizationId: "org-boreal", ...BEA, name: "Bea", grants: [{ role: "administrator", entity_id: null }] },
-    {
-      id: "person-vera",
-      organizationId: "org-aurora",
-      ...VERA,
-      name: "Vera",
-      // A grant outside the organization's scope reaches nothing.
-      grants: [
-        { role: "viewer", entity_id: "HO-AUR" },
-        { role: "editor", entity_id: "HO-BOR-0001" },
-      ],
-    },
-  ]);
-});
+beforeAll(() =>
+  addPeople([
+    BEA,
+    // A grant outside the organization's scope reaches nothing.
+    { ...VERA, grants: [...VERA.grants, { role: "editor", entity_id: "HO-BOR-0001" }] },
+  ]),
+);
 
 /** The links of the FAQs a home search found. */
 const foundLinks = (html: string): string[] => {
@@ -68,8 +56,8 @@ describe("find anything from the home page", () => {
 
   it("never finds another organization's FAQs, from either side, whatever a grant names", async () => {
     const ines = foundLinks(await pageOf(await signedIn(INES), "?q=breakfast"));
-    const bea = foundLinks(await pageOf(await signedIn(BEA), "?q=breakfast"));
-    const vera = foundLinks(await pageOf(await signedIn(VERA), "?q=breakfast"));
+    const bea = foundLinks(await pageOf(await signedIn(BOREAL), "?q=breakfast"));
+    const vera = foundLinks(await pageOf(await signedIn(AURORA_VIEWER), "?q=breakfast"));
     expect(ines.length).toBeGreaterThan(0);
     expect(bea.length).toBeGreaterThan(0);
     expect(ines.some((link) => link.includes("HO-BOR"))).toBe(false);
@@ -185,7 +173,7 @@ describe("find and replace", () => {
   });
 
   it("refuses a viewer, on the page and on a replayed post", async () => {
-    const vera = await signedIn(VERA);
+    const vera = await signedIn(AURORA_VIEWER);
     expect(await pageOf(vera, "/replace", 403)).toContain("You can read this content but not change it");
     const bruno = await signedIn(BRUNO);
     const form = replaceForm(await preview(bruno, { scope: "HO-AUR-0010", find: "buffet", replacement: "Buffet" }));
@@ -200,7 +188,7 @@ describe("find and replace", () => {
     const missing = await preview(ines, { scope: "HO-NOPE", find: "x", replacement: "y" }, 404);
     const boreal = await preview(ines, { scope: "HO-BOR", find: "x", replacement: "y" }, 404);
     expect(boreal).toBe(missing);
-    const bea = await signedIn(BEA);
+    const bea = await signedIn(BOREAL);
     await preview(bea, { scope: "HO-AUR", find: "x", replacement: "y" }, 404);
     await preview(await signedIn(HELENA), { scope: "HO-AUR", find: "x", replacement: "y" }, 404);
     // A replayed post of Aurora's preview by Boreal's administrator changes nothing.
